@@ -1,0 +1,47 @@
+// What a collective call names: registered buffers, a count, a type and an operator.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "core/dtype.h"
+#include "transport/transport.h"
+
+namespace ccb {
+
+struct BufferRef {
+  const MemoryRegion* region = nullptr;
+  size_t offset = 0;
+  char* data() const { return region->base() + offset; }
+  bool operator==(const BufferRef& o) const { return region == o.region && offset == o.offset; }
+};
+
+// count means, per collective (as in NCCL):
+//   allreduce: elements in send and in recv;
+//   reduce-scatter: elements each rank receives (send holds size x count);
+//   all-gather: elements each rank sends (recv holds size x count).
+// In-place: send == recv for allreduce; for reduce-scatter recv = send + rank x count;
+// for all-gather send = recv + rank x count.
+struct CollectiveArgs {
+  BufferRef send;
+  BufferRef recv;
+  size_t count = 0;
+  DataType dtype = DataType::kF32;
+  ReduceOp op = ReduceOp::kSum;
+};
+
+// Pipelining: messages are cut into chunks; `slots` chunks are received ahead.
+struct ChunkPolicy {
+  size_t chunk_bytes = 512 << 10;
+  int slots = 4;
+};
+
+// Every message tag a collective uses (distinct tags keep phases apart per peer).
+enum CollectiveTag : uint32_t {
+  kTagRingAllreduce = 0x100,
+  kTagReduceScatter = 0x200,
+  kTagAllGather = 0x300,
+  kTagTreeUp = 0x400,    // + tree index
+  kTagTreeDown = 0x500,  // + tree index
+};
+
+}  // namespace ccb

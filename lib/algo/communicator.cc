@@ -1,0 +1,36 @@
+#include "algo/communicator.h"
+
+namespace ccb {
+
+Communicator::Communicator(Transport& transport, int rank, int size, std::vector<std::string> addresses,
+                           WaitPolicy policy)
+    : transport_(transport), rank_(rank), size_(size), addresses_(std::move(addresses)), waiter_(transport, policy) {
+  if (size < 1 || rank < 0 || rank >= size) throw_invalid("bad rank " + std::to_string(rank) + " of " + std::to_string(size));
+  if (static_cast<int>(addresses_.size()) != size) throw_invalid("need one transport address per rank");
+}
+
+Communicator::~Communicator() = default;
+
+Connection& Communicator::peer(int r) {
+  if (r < 0 || r >= size_ || r == rank_) throw_invalid("no connection from rank " + std::to_string(rank_) + " to " + std::to_string(r));
+  auto it = connections_.find(r);
+  if (it != connections_.end()) return *it->second;
+  auto deadline = Clock::now() + waiter_.policy().timeout;
+  ConnectionPtr c = r > rank_ ? transport_.accept(r, deadline) : transport_.connect(r, addresses_[r], deadline);
+  return *connections_.emplace(r, std::move(c)).first->second;
+}
+
+const MemoryRegion& Communicator::scratch(size_t bytes) {
+  if (!scratch_region_ || scratch_region_->size() < bytes) {
+    scratch_region_.reset();
+    scratch_buffer_ = AlignedBuffer(bytes);
+    scratch_region_ = transport_.register_memory(scratch_buffer_.data(), bytes);
+  }
+  return *scratch_region_;
+}
+
+ErrorContext Communicator::context(const char* phase, int peer) const {
+  return ErrorContext{rank_, peer, std::string(transport_.name()), phase, 0};
+}
+
+}  // namespace ccb

@@ -1,0 +1,44 @@
+// A rank's view of the job for the collectives: its transport, lazily opened
+// connections to the peers it needs, scratch memory, and how long to wait.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/aligned_buffer.h"
+#include "core/error.h"
+#include "transport/request_wait.h"
+#include "transport/transport.h"
+
+namespace ccb {
+
+class Communicator {
+ public:
+  // `addresses[r]` is what rank r's transport published (Transport::listen_address).
+  Communicator(Transport& transport, int rank, int size, std::vector<std::string> addresses, WaitPolicy policy);
+  ~Communicator();
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  Transport& transport() { return transport_; }
+  RequestWaiter& waiter() { return waiter_; }
+
+  // Opens the connection on first use. Both ranks of a pair must ask for it.
+  Connection& peer(int r);
+  // Registered scratch of at least `bytes`, reused across calls (grows, never shrinks).
+  const MemoryRegion& scratch(size_t bytes);
+  ErrorContext context(const char* phase, int peer = -1) const;
+
+ private:
+  Transport& transport_;
+  int rank_;
+  int size_;
+  std::vector<std::string> addresses_;
+  RequestWaiter waiter_;
+  std::map<int, ConnectionPtr> connections_;
+  AlignedBuffer scratch_buffer_;
+  MemoryRegionPtr scratch_region_;
+};
+
+}  // namespace ccb

@@ -1,0 +1,67 @@
+#include "algo/reduce_scatter.h"
+
+#include <cstring>
+
+#include "algo/ring_schedule.h"
+#include "core/reduce.h"
+
+namespace ccb {
+
+void RingReduceScatter::run(const CollectiveArgs& a) {
+  const int n = comm_.size(), r = comm_.rank();
+  const size_t esize = dtype_size(a.dtype);
+  if (a.count == 0) return;
+  const size_t own = static_cast<size_t>(r) * a.count * esize;
+  if (n == 1) {
+    if (a.recv.data() != a.send.data() + own) std::memcpy(a.recv.data(), a.send.data() + own, a.count * esize);
+    return;
+  }
+  const RingSchedule sched = RingSchedule::uniform(a.count, n, policy_.chunk_bytes / esize);
+  const size_t K = sched.chunks_per_segment(), steps = static_cast<size_t>(n - 1), units = steps * K;
+  const size_t slots = static_cast<size_t>(std::max(policy_.slots, 1));
+  const size_t slot_bytes = (a.count + K - 1) / K * esize;
+  // Incoming chunks land in `in` slots; partial sums wait in `out` slots for their send.
+  const MemoryRegion& scratch = comm_.scratch(2 * slots * slot_bytes);
+  auto in_slot = [&](size_t u) { return (u % slots) * slot_bytes; };
+  auto out_slot = [&](size_t u) { return (slots + u % slots) * slot_bytes; };
+  Connection& left = comm_.peer(sched.wrap(r - 1));
+  Connection& right = comm_.peer(sched.wrap(r + 1));
+
+  // Step s sends segment r-s-1 and receives r-s-2, so the last step brings segment r.
+  auto recv_chunk = [&](size_t u) { return sched.chunk(sched.wrap(r - static_cast<long long>(u / K) - 2), u % K); };
+  std::vector<RequestPtr> recvs(units), sends(units);
+  auto post_recv = [&](size_t u) {
+    ElementRange e = recv_chunk(u);
+    if (!e.empty()) recvs[u] = left.irecv(scratch, in_slot(u), e.count * esize, kTagReduceScatter);
+  };
+  for (size_t u = 0; u < std::min(slots, units); ++u) post_recv(u);
+  std::vector<RequestPtr> first;
+  for (size_t c = 0; c < K; ++c) {
+    ElementRange e = sched.chunk(sched.wrap(r - 1), c);
+    if (!e.empty()) first.push_back(right.isend(*a.send.region, a.send.offset + e.begin * esize, e.count * esize, kTagReduceScatter));
+  }
+  for (size_t u = 0; u < units; ++u) {
+    const size_t s = u / K;
+    ElementRange e = recv_chunk(u);
+    if (!e.empty()) {
+      comm_.waiter().wait(*recvs[u]);
+      recvs[u].reset();
+      const char* mine = a.send.data() + e.begin * esize;
+      const char* incoming = scratch.base() + in_slot(u);
+      if (s + 1 == steps) {
+        char* dst = a.recv.data() + (e.begin - sched.segment(r).begin) * esize;
+        reduce(dst, mine, incoming, e.count, a.dtype, a.op);
+        if (a.op == ReduceOp::kAvg) divide(dst, e.count, a.dtype, n);
+      } else {
+        if (u >= slots && sends[u - slots]) comm_.waiter().wait(*sends[u - slots]);
+        reduce(scratch.base() + out_slot(u), mine, incoming, e.count, a.dtype, a.op);
+        sends[u] = right.isend(scratch, out_slot(u), e.count * esize, kTagReduceScatter);
+      }
+    }
+    if (u + slots < units) post_recv(u + slots);
+  }
+  comm_.waiter().wait_all(first);
+  comm_.waiter().wait_all(sends);
+}
+
+}  // namespace ccb

@@ -1,0 +1,67 @@
+#include "algo/ring_allreduce.h"
+
+#include <cstring>
+
+#include "algo/ring_schedule.h"
+#include "core/reduce.h"
+
+namespace ccb {
+
+void RingAllreduce::run(const CollectiveArgs& a) {
+  const int n = comm_.size(), r = comm_.rank();
+  const size_t esize = dtype_size(a.dtype);
+  const bool in_place = a.send == a.recv;
+  if (a.count == 0) return;
+  if (n == 1) {
+    if (!in_place) std::memcpy(a.recv.data(), a.send.data(), a.count * esize);
+    return;
+  }
+  const RingSchedule sched(a.count, n, policy_.chunk_bytes / esize);
+  const size_t K = sched.chunks_per_segment();
+  const size_t steps = 2 * static_cast<size_t>(n - 1), units = steps * K;
+  const size_t reduce_steps = static_cast<size_t>(n - 1);
+  const size_t slots = static_cast<size_t>(std::max(policy_.slots, 1));
+  const size_t slot_bytes = (sched.segment(0).count + K - 1) / K * esize;
+  const MemoryRegion& scratch = comm_.scratch(slot_bytes * slots);
+  Connection& left = comm_.peer(sched.wrap(r - 1));
+  Connection& right = comm_.peer(sched.wrap(r + 1));
+
+  // Step s sends segment r-s and receives segment r-s-1, for both phases alike.
+  auto recv_chunk = [&](size_t u) { return sched.chunk(sched.wrap(r - static_cast<long long>(u / K) - 1), u % K); };
+  std::vector<RequestPtr> recvs(units), sends;
+  auto post_recv = [&](size_t u) {
+    ElementRange e = recv_chunk(u);
+    if (e.empty()) return;
+    if (u / K < reduce_steps)
+      recvs[u] = left.irecv(scratch, (u % slots) * slot_bytes, e.count * esize, kTagRingAllreduce);
+    else
+      recvs[u] = left.irecv(*a.recv.region, a.recv.offset + e.begin * esize, e.count * esize, kTagRingAllreduce);
+  };
+  auto post_send = [&](size_t s, size_t c) {
+    ElementRange e = sched.chunk(sched.wrap(r - static_cast<long long>(s)), c);
+    if (e.empty()) return;
+    const BufferRef& src = s == 0 ? a.send : a.recv;
+    sends.push_back(right.isend(*src.region, src.offset + e.begin * esize, e.count * esize, kTagRingAllreduce));
+  };
+
+  for (size_t u = 0; u < std::min(slots, units); ++u) post_recv(u);
+  for (size_t c = 0; c < K; ++c) post_send(0, c);
+  for (size_t u = 0; u < units; ++u) {
+    const size_t s = u / K, c = u % K;
+    ElementRange e = recv_chunk(u);
+    if (!e.empty()) {
+      comm_.waiter().wait(*recvs[u]);
+      recvs[u].reset();
+      if (s < reduce_steps) {
+        char* dst = a.recv.data() + e.begin * esize;
+        reduce(dst, a.send.data() + e.begin * esize, scratch.base() + (u % slots) * slot_bytes, e.count, a.dtype, a.op);
+        if (s + 1 == reduce_steps && a.op == ReduceOp::kAvg) divide(dst, e.count, a.dtype, n);
+      }
+    }
+    if (s + 1 < steps) post_send(s + 1, c);
+    if (u + slots < units) post_recv(u + slots);
+  }
+  comm_.waiter().wait_all(sends);
+}
+
+}  // namespace ccb

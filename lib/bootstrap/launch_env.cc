@@ -1,0 +1,81 @@
+#include "bootstrap/launch_env.h"
+
+#include <charconv>
+#include <cstdlib>
+
+#include "core/error.h"
+
+namespace ccb {
+namespace {
+
+int parse_int(const EnvLookup& env, const std::string& var, int lo, int hi) {
+  std::string v = *env(var);
+  int out = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  if (ec != std::errc() || p != v.data() + v.size() || out < lo || out > hi)
+    throw_invalid(var + "='" + v + "' is not an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return out;
+}
+
+struct Scheme {
+  const char* source;
+  const char* rank_var;
+  const char* size_var;
+};
+
+constexpr Scheme kSchemes[] = {
+    {"ccbench", "CCB_RANK", "CCB_WORLD_SIZE"},
+    {"torchrun", "RANK", "WORLD_SIZE"},
+    {"openmpi", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+    {"pmi", "PMI_RANK", "PMI_SIZE"},
+    {"slurm", "SLURM_PROCID", "SLURM_NTASKS"},
+};
+
+std::optional<std::string> first_of(const EnvLookup& env, std::initializer_list<const char*> vars) {
+  for (const char* v : vars)
+    if (auto s = env(v); s && !s->empty()) return s;
+  return std::nullopt;
+}
+
+}  // namespace
+
+EnvLookup process_env() {
+  return [](const std::string& k) -> std::optional<std::string> {
+    const char* v = std::getenv(k.c_str());
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+}
+
+uint64_t token_from_string(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+LaunchInfo detect_launch(const EnvLookup& env) {
+  LaunchInfo info;
+  info.source = "single";
+  for (const Scheme& s : kSchemes) {
+    bool has_rank = env(s.rank_var).has_value(), has_size = env(s.size_var).has_value();
+    if (!has_rank && !has_size) continue;
+    if (has_rank != has_size)
+      throw_invalid(std::string(has_rank ? s.size_var : s.rank_var) + " is not set but " +
+                    (has_rank ? s.rank_var : s.size_var) + " is: set both");
+    info.source = s.source;
+    info.world_size = parse_int(env, s.size_var, 1, 1 << 20);
+    info.rank = parse_int(env, s.rank_var, 0, info.world_size - 1);
+    break;
+  }
+  auto addr = first_of(env, {"CCB_MASTER_ADDR", "MASTER_ADDR"});
+  // Under mpirun, without an explicit store address, MPI itself does the bootstrap.
+  info.use_mpi = info.source == "openmpi" && !addr;
+  if (addr) info.master_addr = *addr;
+  if (env("CCB_MASTER_PORT")) info.master_port = parse_int(env, "CCB_MASTER_PORT", 1, 65535);
+  else if (env("MASTER_PORT")) info.master_port = parse_int(env, "MASTER_PORT", 1, 65535);
+  if (auto t = env("CCB_TOKEN"); t && !t->empty()) info.token = token_from_string(*t);
+  if (info.world_size > 1 && !info.use_mpi && !addr && info.source != "ccbench" && info.source != "torchrun")
+    throw_invalid("launched by " + info.source + " without a store address: set CCB_MASTER_ADDR (and CCB_MASTER_PORT) to rank 0's host");
+  return info;
+}
+
+}  // namespace ccb

@@ -1,0 +1,121 @@
+#include "bootstrap/local_launcher.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "core/error.h"
+#include "transport/tcp/socket_util.h"
+
+namespace ccb {
+namespace {
+
+std::vector<pid_t> g_children;  // for the signal handler only
+
+void forward_signal(int sig) {
+  for (pid_t p : g_children)
+    if (p > 0) ::kill(p, sig);
+}
+
+[[noreturn]] void exec_rank(const LocalLaunch& plan, int rank, int port, const std::string& token) {
+  setenv("CCB_RANK", std::to_string(rank).c_str(), 1);
+  setenv("CCB_WORLD_SIZE", std::to_string(plan.np).c_str(), 1);
+  setenv("CCB_MASTER_ADDR", plan.master_addr.c_str(), 1);
+  setenv("CCB_MASTER_PORT", std::to_string(port).c_str(), 1);
+  setenv("CCB_TOKEN", token.c_str(), 1);
+  setenv("CCB_LAUNCHED", "1", 1);
+  std::vector<char*> args;
+  for (const auto& a : plan.argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  execv("/proc/self/exe", args.data());
+  std::fprintf(stderr, "ccbench: cannot start rank %d: %s\n", rank, std::strerror(errno));
+  _exit(127);
+}
+
+std::string describe_status(int status) {
+  if (WIFSIGNALED(status)) return std::string("was killed by signal ") + strsignal(WTERMSIG(status));
+  return "exited with status " + std::to_string(WEXITSTATUS(status));
+}
+
+int status_code(int status) { return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status); }
+
+}  // namespace
+
+int pick_free_port(const std::string& addr) {
+  Fd probe = listen_on(resolve_host(addr, 0), 1);
+  return local_address_of(probe.get()).port();
+}
+
+std::string random_token() {
+  std::ifstream urandom("/dev/urandom", std::ios::binary);
+  unsigned char bytes[16] = {};
+  if (!urandom.read(reinterpret_cast<char*>(bytes), sizeof bytes)) throw_errno("reading /dev/urandom");
+  static const char* hex = "0123456789abcdef";
+  std::string s;
+  for (unsigned char b : bytes) {
+    s += hex[b >> 4];
+    s += hex[b & 15];
+  }
+  return s;
+}
+
+int run_local_job(const LocalLaunch& plan) {
+  if (plan.np < 1) throw_invalid("--np must be at least 1");
+  const int port = pick_free_port(plan.master_addr);
+  const std::string token = random_token();
+  g_children.assign(plan.np, -1);
+  std::cout.flush();
+  for (int r = 0; r < plan.np; ++r) {
+    pid_t pid = fork();
+    if (pid < 0) throw_errno("fork");
+    if (pid == 0) exec_rank(plan, r, port, token);
+    g_children[r] = pid;
+  }
+  struct sigaction sa {};
+  sa.sa_handler = forward_signal;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+
+  int result = 0, alive = plan.np;
+  Clock::time_point kill_at = Clock::time_point::max();
+  while (alive > 0) {
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, kill_at == Clock::time_point::max() ? 0 : WNOHANG);
+    if (pid == 0) {
+      if (Clock::now() >= kill_at) {
+        std::cerr << "ccbench: the remaining ranks did not exit in time after a failure; killing them\n";
+        forward_signal(SIGKILL);
+        kill_at = Clock::time_point::max();
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      continue;
+    }
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    --alive;
+    for (int r = 0; r < plan.np; ++r) {
+      if (g_children[r] != pid) continue;
+      g_children[r] = -1;
+      if (status == 0) break;
+      std::cerr << "ccbench: rank " << r << " " << describe_status(status) << "\n";
+      if (result == 0) {
+        result = status_code(status);
+        kill_at = Clock::now() + plan.grace;
+      }
+    }
+  }
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  return result;
+}
+
+}  // namespace ccb

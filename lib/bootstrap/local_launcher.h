@@ -1,0 +1,24 @@
+// `ccbench run --np N`: fork N ranks of this very program on this host, hand each its
+// CCB_* environment, and end the job cleanly when one of them fails.
+#pragma once
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace ccb {
+
+struct LocalLaunch {
+  int np = 4;
+  std::vector<std::string> argv;         // the command each rank runs (argv[0] ignored)
+  std::chrono::milliseconds grace{65000}; // after a rank fails, how long the others get
+  std::string master_addr = "127.0.0.1";
+};
+
+// Returns the job's exit status: 0 when every rank succeeded, else the first failing
+// rank's status (128+signal for a signal), after reporting each failure on stderr.
+int run_local_job(const LocalLaunch& plan);
+
+int pick_free_port(const std::string& addr);
+std::string random_token();
+
+}  // namespace ccb

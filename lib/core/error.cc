@@ -1,0 +1,39 @@
+#include "core/error.h"
+
+#include <cerrno>
+#include <cstring>
+
+namespace ccb {
+
+std::string describe(const ErrorContext& ctx) {
+  std::string s;
+  auto add = [&s](const std::string& part) {
+    if (!s.empty()) s += ' ';
+    s += part;
+  };
+  if (ctx.rank >= 0) add("rank " + std::to_string(ctx.rank));
+  if (ctx.peer >= 0) add("peer " + std::to_string(ctx.peer));
+  if (!ctx.transport.empty()) add("[" + ctx.transport + "]");
+  if (!ctx.phase.empty()) add("during " + ctx.phase);
+  return s;
+}
+
+static std::string compose(const std::string& what, const ErrorContext& ctx) {
+  std::string where = describe(ctx);
+  std::string s = where.empty() ? what : where + ": " + what;
+  if (ctx.sys_errno != 0) s += " (" + std::string(std::strerror(ctx.sys_errno)) + ")";
+  return s;
+}
+
+Error::Error(ErrorKind kind, std::string what, ErrorContext ctx)
+    : std::runtime_error(compose(what, ctx)), kind_(kind), ctx_(std::move(ctx)),
+      message_(std::move(what)) {}
+
+void throw_errno(const std::string& what, ErrorContext ctx) {
+  ctx.sys_errno = errno;
+  throw Error(ErrorKind::kSystem, what, std::move(ctx));
+}
+
+void throw_invalid(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
+
+}  // namespace ccb

@@ -1,0 +1,59 @@
+#include "core/units.h"
+
+#include <charconv>
+#include <cctype>
+
+#include "core/error.h"
+
+namespace ccb {
+
+uint64_t parse_bytes(std::string_view s) {
+  std::string_view in = s;
+  uint64_t value = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || ptr == s.data())
+    throw_invalid("bad size '" + std::string(in) + "': expected a number such as 8, 64K, 25M or 1G");
+  s.remove_prefix(static_cast<size_t>(ptr - s.data()));
+  uint64_t mult = 1;
+  if (!s.empty()) {
+    switch (std::toupper(static_cast<unsigned char>(s.front()))) {
+      case 'K': mult = 1ull << 10; break;
+      case 'M': mult = 1ull << 20; break;
+      case 'G': mult = 1ull << 30; break;
+      case 'B': mult = 1; break;
+      default:
+        throw_invalid("bad size suffix in '" + std::string(in) + "': use K, M or G");
+    }
+    s.remove_prefix(1);
+    if (s == "iB" || s == "ib" || s == "B" || s == "b") s = {};
+    if (!s.empty()) throw_invalid("bad size '" + std::string(in) + "': trailing '" + std::string(s) + "'");
+  }
+  if (value > (UINT64_MAX / mult)) throw_invalid("size '" + std::string(in) + "' is too large");
+  return value * mult;
+}
+
+std::vector<uint64_t> parse_byte_list(std::string_view csv) {
+  std::vector<uint64_t> out;
+  while (!csv.empty()) {
+    size_t comma = csv.find(',');
+    std::string_view item = csv.substr(0, comma);
+    if (item.empty()) throw_invalid("empty entry in size list: write e.g. 1M,25M,64M");
+    out.push_back(parse_bytes(item));
+    if (comma == std::string_view::npos) break;
+    csv.remove_prefix(comma + 1);
+    if (csv.empty()) throw_invalid("size list ends with a comma");
+  }
+  return out;
+}
+
+std::string format_bytes(uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB"};
+  int u = 0;
+  while (u < 3 && bytes >= 1024 && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++u;
+  }
+  return std::to_string(bytes) + " " + units[u];
+}
+
+}  // namespace ccb

@@ -1,0 +1,23 @@
+// Byte sizes as people write them: 8, 64K, 25M, 1G (binary multiples, as nccl-tests).
+#pragma once
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ccb {
+
+uint64_t parse_bytes(std::string_view s);                      // throws kInvalidArgument
+std::vector<uint64_t> parse_byte_list(std::string_view csv);   // "1M,25M,64M"
+std::string format_bytes(uint64_t bytes);                      // "25 MiB", "8 B"
+
+using Clock = std::chrono::steady_clock;
+using Deadline = Clock::time_point;
+inline Deadline deadline_after(std::chrono::milliseconds d) { return Clock::now() + d; }
+inline double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+}  // namespace ccb

@@ -1,0 +1,32 @@
+// Input patterns whose reduction is exact in every type and any summation order, so
+// a check can demand bit-exact results: small integers sized to the type's exact range
+// (sums), powers of two (products), and exact wrap-around for integer types.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "core/dtype.h"
+
+namespace ccb {
+
+struct PatternSpec {
+  DataType dtype;
+  ReduceOp op;
+  int world;
+};
+
+// Element i of rank r's input, as a double (exact for every type used here).
+double pattern_value(const PatternSpec& p, int rank, size_t i);
+// What element i of the reduction over all ranks must be, before conversion.
+double expected_value(const PatternSpec& p, size_t i);
+
+// Writes `count` elements of rank r's input, starting at global element `first`.
+void fill_pattern(void* dst, size_t count, size_t first, const PatternSpec& p, int rank);
+// Counts the elements of `data` (global elements first..first+count) that differ.
+uint64_t count_wrong(const void* data, size_t count, size_t first, const PatternSpec& p);
+
+// Converts a double to the stored bits of `t` (RNE for half types) and back.
+void store_value(void* dst, size_t index, DataType t, double v);
+double load_value(const void* src, size_t index, DataType t);
+
+}  // namespace ccb

@@ -1,0 +1,13 @@
+#include "runner/transport_factory.h"
+
+#include "core/error.h"
+#include "transport/tcp/tcp_transport.h"
+
+namespace ccb {
+
+TransportPtr make_transport(const TransportChoice& choice, int rank, uint64_t token, const std::string& advertise) {
+  if (choice.name == "tcp") return std::make_unique<tcp::TcpTransport>(rank, token, choice.tcp, advertise);
+  throw_invalid("unknown transport '" + choice.name + "': this build has tcp");
+}
+
+}  // namespace ccb

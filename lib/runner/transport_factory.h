@@ -1,0 +1,17 @@
+// Builds the transport a run asks for. Backends are known here, never in lib/algo.
+#pragma once
+#include <string>
+
+#include "transport/tcp/tcp_options.h"
+#include "transport/transport.h"
+
+namespace ccb {
+
+struct TransportChoice {
+  std::string name = "tcp";
+  TcpOptions tcp;
+};
+
+TransportPtr make_transport(const TransportChoice& choice, int rank, uint64_t token, const std::string& advertise);
+
+}  // namespace ccb

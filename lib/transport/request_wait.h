@@ -1,0 +1,46 @@
+// Waiting on requests: spin briefly (latency), then sleep in the transport's event
+// engine (so oversubscribed ranks leave the CPU to their peers), never past a deadline.
+#pragma once
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "transport/transport.h"
+
+namespace ccb {
+
+struct WaitPolicy {
+  std::chrono::microseconds spin{50};
+  std::chrono::milliseconds timeout{60000};
+};
+
+// For loops that test several requests: call reset() when something moved and
+// pause() when nothing did. pause() throws kTimeout once `timeout` passes idle.
+class IdleTracker {
+ public:
+  IdleTracker(Transport& transport, WaitPolicy policy);
+  void reset() { since_ = Clock::now(); }
+  void pause(const std::function<std::string()>& waiting_for);
+
+ private:
+  Transport& transport_;
+  WaitPolicy policy_;
+  Clock::time_point since_;
+};
+
+class RequestWaiter {
+ public:
+  RequestWaiter(Transport& transport, WaitPolicy policy) : transport_(transport), policy_(policy) {}
+
+  void wait(Request& r);
+  void wait_all(std::vector<RequestPtr>& requests);  // and clears them
+  IdleTracker idle_tracker() const { return IdleTracker(transport_, policy_); }
+  const WaitPolicy& policy() const { return policy_; }
+
+ private:
+  Transport& transport_;
+  WaitPolicy policy_;
+};
+
+}  // namespace ccb

@@ -1,0 +1,63 @@
+// Small RAII and address helpers shared by the socket transports and the bootstrap.
+#pragma once
+#include <sys/socket.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include "core/units.h"
+
+namespace ccb {
+
+class Fd {
+ public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() { reset(); }
+  Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+  Fd& operator=(Fd&& o) noexcept {
+    if (this != &o) {
+      reset();
+      fd_ = std::exchange(o.fd_, -1);
+    }
+    return *this;
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+  explicit operator bool() const { return fd_ >= 0; }
+  void reset() noexcept;
+
+ private:
+  int fd_ = -1;
+};
+
+struct SockAddr {
+  sockaddr_storage storage{};
+  socklen_t len = 0;
+  int family() const { return storage.ss_family; }
+  int port() const;
+  void set_port(int port);
+  std::string ip() const;
+  std::string to_string() const;  // "127.0.0.1:29500" or "[::1]:29500"
+};
+
+// "127.0.0.1", "::1", "localhost", or a host name; port is applied as given.
+SockAddr resolve_host(const std::string& host, int port);
+// The first address (IPv4 preferred unless want_ipv6) of a named interface.
+SockAddr interface_address(const std::string& iface, bool want_ipv6);
+SockAddr local_address_of(int fd);
+
+Fd listen_on(const SockAddr& addr, int backlog);
+// Connects with retries until the deadline (the peer may not listen yet).
+Fd connect_to(const SockAddr& addr, Deadline deadline, bool retry_refused);
+void set_nonblocking(int fd, bool on);
+void set_nodelay(int fd);
+void set_buffer_sizes(int fd, int bytes);  // 0 keeps the kernel's autotuning
+
+// Blocking exchange helpers for handshakes; false on EOF, throw on error or deadline.
+bool read_exact(int fd, void* buf, size_t n, Deadline deadline);
+void write_exact(int fd, const void* buf, size_t n, Deadline deadline);
+
+}  // namespace ccb

@@ -1,0 +1,20 @@
+// Settings of the TCP (and IPoIB) socket transport, defaulted here, filled by the CLI.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace ccb {
+
+struct TcpOptions {
+  int streams = 2;                 // sockets per peer connection (--tcp-streams)
+  size_t min_chunk = 64 << 10;     // a message is split in chunks of at least this
+  int socket_buffer = 0;           // SO_SNDBUF/SO_RCVBUF bytes; 0 keeps autotuning
+  std::string iface;               // bind to this interface's address (--iface)
+  std::string address;             // or to this address (--bind)
+  bool ipv6 = false;               // prefer the interface's IPv6 address
+  size_t eager_limit = 64 << 10;       // larger messages wait for their receive
+  size_t max_unexpected = 256ull << 20;  // bytes of small messages buffered unposted
+};
+
+}  // namespace ccb

@@ -1,0 +1,67 @@
+// TCP sockets behind the Transport interface: N sockets per peer, an epoll engine
+// driven by the caller's test()/wait (no helper thread), and a token-checked handshake.
+#pragma once
+#include <atomic>
+#include <exception>
+#include <map>
+#include <vector>
+
+#include "transport/tcp/socket_util.h"
+#include "transport/tcp/tcp_options.h"
+#include "transport/transport.h"
+
+namespace ccb::tcp {
+
+class TcpConnection;
+
+class TcpTransport final : public Transport {
+ public:
+  // `advertise` is the address peers use when no --iface/--bind is given (for example
+  // the local address that reaches the bootstrap store).
+  TcpTransport(int rank, uint64_t token, TcpOptions opts, const std::string& advertise = "127.0.0.1",
+               std::string name = "tcp");
+  ~TcpTransport() override;
+
+  std::string_view name() const override { return name_; }
+  int rank() const override { return rank_; }
+  std::string listen_address() override;
+  ConnectionPtr connect(int peer, const std::string& address, Deadline deadline) override;
+  ConnectionPtr accept(int peer, Deadline deadline) override;
+  MemoryRegionPtr register_memory(void* base, size_t bytes) override;
+  void wait_for_progress(std::chrono::microseconds timeout) override;
+  void abort(const std::string& why) override;
+  std::string describe() const override;
+
+  // For connections and their requests.
+  void progress();
+  void attach(TcpConnection& c);
+  void detach(TcpConnection& c);
+  void record_failure(std::exception_ptr e);
+  void rethrow_failure() const;
+  bool hold_unexpected(size_t bytes);
+  void release_unexpected(size_t bytes) { unexpected_bytes_ -= bytes; }
+  const SockAddr& bound_address() const { return bound_; }
+
+ private:
+  void poll_events(int timeout_ms);
+  void accept_one(Deadline deadline);
+  void prepare_data_socket(int fd) const;
+  ErrorContext context(int peer, const char* phase) const;
+
+  int rank_;
+  uint64_t token_;
+  TcpOptions opts_;
+  std::string name_;
+  SockAddr bound_;
+  Fd listener_;
+  Fd epoll_;
+  Fd wake_;  // eventfd: abort() wakes a sleeping waiter through it
+  std::vector<TcpConnection*> connections_;
+  std::map<int, std::map<int, Fd>> arriving_;  // peer -> stream index -> socket
+  std::exception_ptr failure_;
+  std::atomic<bool> aborted_{false};
+  std::string abort_reason_;
+  size_t unexpected_bytes_ = 0;
+};
+
+}  // namespace ccb::tcp

@@ -1,0 +1,76 @@
+// ccbench: collective-communication benchmarks for the networks LLM training runs on.
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+
+#include "bootstrap/local_launcher.h"
+#include "core/error.h"
+#include "error_report.h"
+#include "run_command.h"
+
+namespace {
+
+void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
+  run.add_option("-b,--minbytes", c.min_bytes, "Smallest size (8, 64K, 1M...)");
+  run.add_option("-e,--maxbytes", c.max_bytes, "Largest size");
+  run.add_option("-f,--stepfactor", c.step_factor, "Size multiplier between -b and -e")->capture_default_str();
+  run.add_option("--sizes", c.sizes, "Explicit size list, e.g. 1M,25M,64M (default: an LLM list 8 B..64 MiB)");
+  run.add_option("-d,--dtype", c.dtype, "float, double, half, bfloat16, int32, int64, uint8")->capture_default_str();
+  run.add_option("-o,--op", c.op, "sum, prod, min, max, avg")->capture_default_str();
+  run.add_option("--algo", c.algos, "ring, tree or ring,tree")->capture_default_str();
+  run.add_option("--collective", c.collective, "allreduce, reduce_scatter, all_gather")->capture_default_str();
+  run.add_option("--transport", c.transport.name, "Transport")->check(CLI::IsMember({"tcp"}))->capture_default_str();
+  run.add_option("-n,--iters", c.iters, "Timed iterations per size (0: about 256 MiB moved, 5..100)")->check(CLI::NonNegativeNumber);
+  run.add_option("-w,--warmup", c.warmup, "Warm-up iterations per size (default iters/5, at least 2)")->check(CLI::Range(-1, 1000000));
+  run.add_option("-c,--check", c.check, "Check results (1) or not (0)")->check(CLI::Range(0, 1))->capture_default_str();
+  run.add_flag("--in-place", c.in_place, "Run in place (send buffer == receive buffer)");
+  run.add_option("--np", c.np, "Ranks to start on this host (local launcher)")->check(CLI::Range(1, 1024))->capture_default_str();
+  run.add_option("--timeout", c.timeout_s, "Seconds before a silent peer is declared gone")->capture_default_str();
+  run.add_option("--spin-us", c.spin_us, "Busy-poll this long before sleeping in epoll")->check(CLI::Range(0, 1000000))->capture_default_str();
+  run.add_option("--chunk-bytes", c.chunk_bytes, "Pipeline chunk size")->capture_default_str();
+  run.add_option("--slots", c.slots, "Chunks received ahead")->check(CLI::Range(1, 64))->capture_default_str();
+  run.add_option("--tcp-streams", c.transport.tcp.streams, "Sockets per peer connection")->check(CLI::Range(1, 64))->capture_default_str();
+  run.add_option("--iface", c.transport.tcp.iface, "Bind the data sockets to this interface");
+  run.add_option("--bind", c.transport.tcp.address, "Bind the data sockets to this address");
+  run.add_flag("--ipv6", c.transport.tcp.ipv6, "Prefer the interface's IPv6 address");
+  run.add_option("--socket-buffer", c.socket_buffer, "SO_SNDBUF/SO_RCVBUF size (0: kernel autotuning)")->capture_default_str();
+}
+
+int run_main(ccb::cli::RunCommand& c, bool np_given, const std::vector<std::string>& argv) {
+  c.np_given = np_given;
+  c.transport.tcp.socket_buffer = static_cast<int>(ccb::parse_bytes(c.socket_buffer));
+  const bool launched = std::getenv("CCB_LAUNCHED") || std::getenv("CCB_RANK") || std::getenv("RANK") ||
+                        std::getenv("OMPI_COMM_WORLD_RANK") || std::getenv("PMI_RANK") || std::getenv("SLURM_PROCID");
+  if (launched || c.np == 1) return ccb::cli::run_rank(c);
+  c.validate(c.np);  // judge the flags once, before any rank starts
+  ccb::LocalLaunch plan;
+  plan.np = c.np;
+  plan.argv = argv;
+  plan.grace = std::chrono::milliseconds(static_cast<long long>(c.timeout_s * 1000) + 5000);
+  return ccb::run_local_job(plan);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);
+  CLI::App app{"ccbench: collective-communication benchmarks for LLM training networks"};
+  app.set_version_flag("--version", "ccbench 0.1.0");
+  app.require_subcommand(1);
+  ccb::cli::RunCommand run_cmd;
+  CLI::App* run = app.add_subcommand("run", "Run a collective over a range of sizes and print a table");
+  add_run_options(*run, run_cmd);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    std::vector<std::string> args(argv, argv + argc);
+    return run_main(run_cmd, run->count("--np") > 0, args);
+  } catch (const std::exception& e) {
+    return ccb::cli::report_error(e);
+  }
+}

@@ -1,0 +1,36 @@
+// `ccbench run`: its options, and the job each rank runs.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "runner/collective_runner.h"
+#include "runner/transport_factory.h"
+
+namespace ccb::cli {
+
+struct RunCommand {
+  std::string min_bytes, max_bytes, sizes;
+  double step_factor = 2;
+  std::string dtype = "float", op = "sum", algos = "ring,tree", collective = "allreduce";
+  int iters = 0, warmup = -1, check = 1;
+  bool in_place = false;
+  int np = 4;
+  bool np_given = false;
+  double timeout_s = 60;
+  int spin_us = 50;
+  size_t chunk_bytes = 512 << 10;
+  int slots = 4;
+  std::string socket_buffer = "0";
+  TransportChoice transport;
+
+  std::vector<uint64_t> size_list() const;
+  std::vector<Algorithm> algorithm_list() const;
+  RunOptions run_options(Algorithm a) const;
+  // Fails fast, before any rank starts, on what can be judged without peers.
+  void validate(int world_size) const;
+};
+
+// The job of one rank; returns its exit status.
+int run_rank(const RunCommand& cmd);
+
+}  // namespace ccb::cli
