@@ -61,6 +61,12 @@ int main(int argc, char** argv) {
   ccb::cli::RunCommand run_cmd;
   CLI::App* run = app.add_subcommand("run", "Run a collective over a range of sizes and print a table");
   add_run_options(*run, run_cmd);
+  ccb::LocalLaunch launch_plan;
+  double launch_timeout = 60;
+  CLI::App* launch = app.add_subcommand("launch", "Start N ranks of any program on this host with CCB_* set (like torchrun)");
+  launch->add_option("--np", launch_plan.np, "Ranks to start")->check(CLI::Range(1, 1024))->capture_default_str();
+  launch->add_option("--timeout", launch_timeout, "Seconds the other ranks get after one fails")->capture_default_str();
+  launch->add_option("command", launch_plan.argv, "Program and its arguments (after --)")->required();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -68,6 +74,11 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   try {
+    if (launch->parsed()) {
+      launch_plan.program = launch_plan.argv.front();
+      launch_plan.grace = std::chrono::milliseconds(static_cast<long long>(launch_timeout * 1000));
+      return ccb::run_local_job(launch_plan);
+    }
     std::vector<std::string> args(argv, argv + argc);
     return run_main(run_cmd, run->count("--np") > 0, args);
   } catch (const std::exception& e) {

@@ -33,7 +33,7 @@ void forward_signal(int sig) {
   std::vector<char*> args;
   for (const auto& a : plan.argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  execv("/proc/self/exe", args.data());
+  execvp(plan.program.c_str(), args.data());
   std::fprintf(stderr, "ccbench: cannot start rank %d: %s\n", rank, std::strerror(errno));
   _exit(127);
 }

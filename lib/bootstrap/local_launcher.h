@@ -9,7 +9,8 @@ namespace ccb {
 
 struct LocalLaunch {
   int np = 4;
-  std::vector<std::string> argv;         // the command each rank runs (argv[0] ignored)
+  std::string program = "/proc/self/exe";
+  std::vector<std::string> argv;         // each rank's arguments (argv[0] included)
   std::chrono::milliseconds grace{65000}; // after a rank fails, how long the others get
   std::string master_addr = "127.0.0.1";
 };

@@ -20,6 +20,9 @@ class StoreBootstrap final : public Bootstrap {
   void barrier() override;
   std::string local_address_hint() const override { return client_->local_ip(); }
   std::string name() const override { return "store"; }
+  void abort_job() noexcept override {
+    if (server_) server_->request_stop();  // a failing rank 0 does not wait for the others
+  }
 
  private:
   int rank_;

@@ -23,8 +23,10 @@ StoreServer::StoreServer(const SockAddr& bind, int world_size, uint64_t token)
 }
 
 StoreServer::~StoreServer() {
+  // Ranks still connected may have one more barrier to finish with us: wait for them.
   auto until = Clock::now() + kLingerForStragglers;
-  while (!stop_ && Clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  while (!stop_ && connected_ranks_ > 0 && Clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   stop_ = true;
   if (thread_.joinable()) thread_.join();
 }
@@ -41,6 +43,7 @@ void StoreServer::serve() {
       if (it == clients_.end() || handle(*it)) continue;
       if (it->rank >= 0) {
         ++departed_;
+        --connected_ranks_;
         if (!it->done) fail_job("rank " + std::to_string(it->rank) + " left the job without finishing (it crashed or was killed)");
       }
       for (auto& [key, fdlist] : waiters_) std::erase(fdlist, it->fd.get());
@@ -85,6 +88,7 @@ bool StoreServer::handle(Client& c) {
           return false;
         }
         c.rank = rank;
+        ++connected_ranks_;
         reply(c, static_cast<int>(FrameType::kValue), "ok");
         return true;
       }

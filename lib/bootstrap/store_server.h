@@ -14,7 +14,7 @@ namespace ccb::bootstrap {
 class StoreServer {
  public:
   StoreServer(const SockAddr& bind, int world_size, uint64_t token);
-  ~StoreServer();  // waits (bounded) for every rank to leave, then stops
+  ~StoreServer();  // waits (bounded) for the connected ranks to leave, then stops
   StoreServer(const StoreServer&) = delete;
   StoreServer& operator=(const StoreServer&) = delete;
 
@@ -41,6 +41,7 @@ class StoreServer {
   std::map<std::string, std::vector<int>> waiters_;  // key -> client fds
   std::string job_failure_;
   int departed_ = 0;
+  std::atomic<int> connected_ranks_{0};
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };

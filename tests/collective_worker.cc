@@ -1,0 +1,186 @@
+// One rank of the multi-process collective tests (started by the local launcher).
+// Runs every collective over a matrix of counts, types, operators, algorithms and
+// placements on pseudo-random data, and compares with a serial reference:
+//  - integers and min/max: bit-exact;
+//  - floating-point sums: |got - ref| <= 2 * n * u * sum(|x_i|) + tiny, where u is the
+//    unit roundoff of the type (2^-24 f32, 2^-53 f64, 2^-11 f16, 2^-8 bf16): the classic
+//    bound for n-1 rounded additions in any order, doubled because the double-precision
+//    reference rounds too (it matters for f64). Products: the same with |ref| in place of
+//    sum(|x_i|), on inputs in [-2, 2] so they stay finite. avg adds one rounding of the
+//    division. Every bound also allows the type's smallest normal number, for results
+//    that underflow into the subnormal range (f16 products of 8 small factors do).
+// Prints one line per failure and "N passed, M failed"; exits 1 on any failure.
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <sstream>
+
+#include "algo/all_gather.h"
+#include "algo/communicator.h"
+#include "algo/reduce_scatter.h"
+#include "algo/ring_allreduce.h"
+#include "algo/tree_allreduce.h"
+#include "bootstrap/bootstrap_factory.h"
+#include "core/error.h"
+#include "core/reduce.h"
+#include "reference_reduce.h"
+#include "runner/data_pattern.h"
+#include "runner/transport_factory.h"
+
+using namespace ccb;
+
+namespace {
+
+double unit_roundoff(DataType t) {
+  switch (t) {
+    case DataType::kF32: return std::ldexp(1.0, -24);
+    case DataType::kF64: return std::ldexp(1.0, -53);
+    case DataType::kF16: return std::ldexp(1.0, -11);
+    case DataType::kBF16: return std::ldexp(1.0, -8);
+    default: return 0;
+  }
+}
+
+double smallest_normal(DataType t) {
+  switch (t) {
+    case DataType::kF16: return std::ldexp(1.0, -14);
+    case DataType::kF64: return std::ldexp(1.0, -1022);
+    default: return std::ldexp(1.0, -126);
+  }
+}
+
+struct Matrix {
+  Communicator& comm;
+  ChunkPolicy chunks;
+  int passed = 0, failed = 0;
+
+  // Every rank's input for one type, regenerated identically on every rank.
+  std::vector<std::vector<char>> inputs(size_t count, DataType t, double scale = 50.0) const {
+    std::vector<std::vector<char>> in;
+    for (int r = 0; r < comm.size(); ++r) in.push_back(test::random_values(count, t, 1000u + r, scale));
+    return in;
+  }
+
+  // Compares element i of `got` with the reduction of column i of `in`.
+  bool element_ok(const char* got, const std::vector<std::vector<char>>& in, size_t i, DataType t, ReduceOp op) const {
+    const size_t es = dtype_size(t);
+    const int n = comm.size();
+    if (!is_floating(t) || op == ReduceOp::kMin || op == ReduceOp::kMax) {
+      std::vector<char> acc(in[0].begin() + i * es, in[0].begin() + (i + 1) * es);
+      for (int r = 1; r < n; ++r) test::reference_reduce(acc.data(), acc.data(), in[r].data() + i * es, 1, t, op);
+      if (op == ReduceOp::kAvg) divide(acc.data(), 1, t, n);
+      return std::memcmp(acc.data(), got, es) == 0;
+    }
+    double ref = 0, mag = 0;
+    for (int r = 0; r < n; ++r) {
+      double v = load_value(in[r].data(), i, t);
+      ref = op == ReduceOp::kProd ? (r == 0 ? v : ref * v) : ref + v;
+      mag += std::fabs(v);
+    }
+    double tol = 2 * n * unit_roundoff(t) * (op == ReduceOp::kProd ? std::fabs(ref) : mag) + smallest_normal(t);
+    if (op == ReduceOp::kAvg) {
+      ref /= n;
+      tol = tol / n + unit_roundoff(t) * std::fabs(ref);
+    }
+    return std::fabs(load_value(got, 0, t) - ref) <= tol;
+  }
+
+  void record(bool ok, const std::string& what) {
+    if (ok) ++passed;
+    else {
+      ++failed;
+      std::cerr << "rank " << comm.rank() << " FAILED " << what << "\n";
+    }
+  }
+
+  void allreduce(size_t count, DataType t, ReduceOp op, bool tree, bool in_place, const std::vector<std::vector<char>>& in) {
+    const size_t es = dtype_size(t), bytes = std::max<size_t>(count * es, 1);
+    std::vector<char> send(in[comm.rank()].begin(), in[comm.rank()].end()), recv(send.size(), 0);
+    auto smr = comm.transport().register_memory(send.data(), send.size());
+    auto rmr = comm.transport().register_memory(recv.data(), recv.size());
+    CollectiveArgs a{{smr.get(), 0}, {rmr.get(), 0}, count, t, op};
+    if (in_place) a.recv = a.send;
+    if (tree) TreeAllreduce(comm, chunks).run(a);
+    else RingAllreduce(comm, chunks).run(a);
+    const char* out = in_place ? send.data() : recv.data();
+    size_t bad = 0;
+    for (size_t i = 0; i < count; ++i) bad += !element_ok(out + i * es, in, i, t, op);
+    std::ostringstream what;
+    what << (tree ? "tree" : "ring") << " allreduce count=" << count << " " << dtype_name(t) << " " << op_name(op)
+         << (in_place ? " in-place" : " out-of-place") << ": " << bad << " wrong of " << count << " (" << bytes << " B)";
+    record(bad == 0, what.str());
+  }
+
+  void reduce_scatter(size_t count, DataType t, ReduceOp op, bool in_place, const std::vector<std::vector<char>>& in) {
+    const size_t es = dtype_size(t);
+    const int r = comm.rank();
+    std::vector<char> send(in[r].begin(), in[r].end()), recv(count * es + 8, 0);
+    auto smr = comm.transport().register_memory(send.data(), send.size());
+    auto rmr = comm.transport().register_memory(recv.data(), recv.size());
+    CollectiveArgs a{{smr.get(), 0}, {rmr.get(), 0}, count, t, op};
+    if (in_place) a.recv = {smr.get(), r * count * es};
+    RingReduceScatter(comm, chunks).run(a);
+    const char* out = in_place ? send.data() + r * count * es : recv.data();
+    size_t bad = 0;
+    for (size_t i = 0; i < count; ++i) bad += !element_ok(out + i * es, in, r * count + i, t, op);
+    record(bad == 0, "reduce_scatter count=" + std::to_string(count) + " " + std::string(dtype_name(t)) + " " +
+                         std::string(op_name(op)) + (in_place ? " in-place" : "") + ": " + std::to_string(bad) + " wrong");
+  }
+
+  void all_gather(size_t count, DataType t, bool in_place, const std::vector<std::vector<char>>& in) {
+    const size_t es = dtype_size(t);
+    const int r = comm.rank(), n = comm.size();
+    std::vector<char> send(in[r].begin(), in[r].begin() + count * es + 8), recv(n * count * es + 8, 0);
+    if (in_place) std::memcpy(recv.data() + r * count * es, send.data(), count * es);
+    auto smr = comm.transport().register_memory(send.data(), send.size());
+    auto rmr = comm.transport().register_memory(recv.data(), recv.size());
+    CollectiveArgs a{{smr.get(), 0}, {rmr.get(), 0}, count, t, ReduceOp::kSum};
+    if (in_place) a.send = {rmr.get(), r * count * es};
+    RingAllGather(comm, chunks).run(a);
+    size_t bad = 0;
+    for (int src = 0; src < n; ++src)
+      bad += std::memcmp(recv.data() + src * count * es, in[src].data(), count * es) != 0;
+    record(bad == 0, "all_gather count=" + std::to_string(count) + " " + std::string(dtype_name(t)) +
+                         (in_place ? " in-place" : "") + ": " + std::to_string(bad) + " ranks' segments wrong");
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  size_t chunk_bytes = argc > 1 ? std::stoul(argv[1]) : (64 << 10);
+  try {
+    LaunchInfo info = detect_launch(process_env());
+    auto boot = make_bootstrap(info, std::chrono::seconds(120));
+    TransportPtr transport = make_transport(TransportChoice{}, boot->rank(), info.token, boot->local_address_hint());
+    auto addresses = boot->allgather(transport->listen_address());
+    Communicator comm(*transport, boot->rank(), boot->size(), addresses, WaitPolicy{std::chrono::microseconds(20), std::chrono::seconds(120)});
+    Matrix m{comm, ChunkPolicy{chunk_bytes, 4}};
+    for (DataType t : all_dtypes()) {
+      for (size_t count : {size_t{0}, size_t{1}, size_t{7}, size_t{1023}, size_t{1048579}}) {
+        auto in = m.inputs(count, t);
+        for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax})
+          for (bool tree : {false, true})
+            for (bool in_place : {false, true}) m.allreduce(count, t, op, tree, in_place, in);
+      }
+      for (ReduceOp op : {ReduceOp::kProd, ReduceOp::kMin, ReduceOp::kAvg}) {
+        auto in = m.inputs(1023, t, op == ReduceOp::kProd ? 2.0 : 50.0);
+        m.allreduce(1023, t, op, false, false, in);
+        m.allreduce(1023, t, op, true, true, in);
+      }
+      for (size_t count : {size_t{0}, size_t{1}, size_t{7}, size_t{1023}, size_t{65537}}) {
+        auto in = m.inputs(count * comm.size(), t);
+        for (bool in_place : {false, true}) {
+          m.reduce_scatter(count, t, ReduceOp::kSum, in_place, in);
+          m.all_gather(count, t, in_place, in);
+        }
+      }
+    }
+    boot->barrier();
+    std::cout << "rank " << comm.rank() << ": " << m.passed << " passed, " << m.failed << " failed\n";
+    return m.failed == 0 ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::cerr << "collective_worker: error: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,140 @@
+// ccbench as a user runs it: good runs under each launcher, and bad input that must
+// end with one clear line and a non-zero status.
+#include <catch2/catch.hpp>
+#include <future>
+#include <thread>
+
+#include "bootstrap/local_launcher.h"
+#include "process_util.h"
+#include "transport/tcp/socket_util.h"
+
+using namespace ccb;
+using namespace ccb::test;
+
+namespace {
+
+std::vector<std::string> ccbench(std::vector<std::string> args) {
+  args.insert(args.begin(), CCB_CCBENCH);
+  return args;
+}
+
+std::map<std::string, std::string> rank_env(int rank, int world, int port, const std::string& token = "t") {
+  return {{"CCB_RANK", std::to_string(rank)}, {"CCB_WORLD_SIZE", std::to_string(world)},
+          {"CCB_MASTER_ADDR", "127.0.0.1"}, {"CCB_MASTER_PORT", std::to_string(port)}, {"CCB_TOKEN", token}};
+}
+
+bool has_mpirun() { return system("command -v mpirun >/dev/null 2>&1") == 0; }
+
+}  // namespace
+
+TEST_CASE("the default run: 4 ranks, ring and tree, the LLM size list, no wrong results", "[cli]") {
+  ProcessResult r = run_process(ccbench({"run", "-n", "5", "-w", "1"}), {}, std::chrono::seconds(300));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("algo=ring ranks=4") && Catch::Contains("algo=tree ranks=4"));
+  CHECK_THAT(r.output, Catch::Contains("26214400") && Catch::Contains("busbw_GBps") && Catch::Contains("#wrong"));
+  CHECK_THAT(r.output, !Catch::Contains("FAILED"));
+}
+
+TEST_CASE("types, operators and collectives beyond the default check out", "[cli]") {
+  for (std::vector<std::string> extra : {std::vector<std::string>{"-d", "bfloat16", "-o", "avg"},
+                                         {"-d", "int64", "-o", "prod", "--in-place"},
+                                         {"-d", "half", "-o", "min", "--tcp-streams", "3"},
+                                         {"--collective", "reduce_scatter", "--algo", "ring", "-o", "max"},
+                                         {"--collective", "all_gather", "--algo", "ring", "--in-place"}}) {
+    auto args = ccbench({"run", "--np", "3", "--sizes", "96,3M", "-n", "3", "-w", "1"});
+    args.insert(args.end(), extra.begin(), extra.end());
+    ProcessResult r = run_process(args);
+    INFO(r.output);
+    CHECK(r.status == 0);
+    CHECK_THAT(r.output, Catch::Contains("Out of bounds values : 0 OK"));
+  }
+}
+
+TEST_CASE("two processes started by hand with CCB_* (and torchrun's names) run together", "[cli][launch]") {
+  for (bool torch : {false, true}) {
+    int port = pick_free_port("127.0.0.1");
+    auto env_for = [&](int rank) {
+      if (!torch) return rank_env(rank, 2, port);
+      return std::map<std::string, std::string>{{"RANK", std::to_string(rank)}, {"WORLD_SIZE", "2"},
+                                                {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", std::to_string(port)}};
+    };
+    auto args = ccbench({"run", "--sizes", "8,1M", "-n", "3"});
+    auto other = std::async(std::launch::async, [&] { return run_process(args, env_for(1)); });
+    ProcessResult r0 = run_process(args, env_for(0));
+    ProcessResult r1 = other.get();
+    INFO(r0.output << r1.output);
+    CHECK(r0.status == 0);
+    CHECK(r1.status == 0);
+    CHECK_THAT(r0.output, Catch::Contains("ranks=2 bootstrap=store"));
+    CHECK(r1.output.find("busbw") == std::string::npos);  // only rank 0 prints
+  }
+}
+
+TEST_CASE("under mpirun, MPI does the bootstrap and the results agree", "[cli][mpi]") {
+  if (!has_mpirun()) {
+    WARN("mpirun not installed: skipped (tools/install-deps.sh installs openmpi-bin)");
+    return;
+  }
+  ProcessResult r = run_process({"mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "4", CCB_CCBENCH, "run",
+                                 "--sizes", "8,1M,25M", "-n", "3", "-w", "1"},
+                                {}, std::chrono::seconds(300));
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("ranks=4 bootstrap=mpi") && Catch::Contains("Out of bounds values : 0 OK"));
+}
+
+TEST_CASE("bad flags and sizes: one line, status 2, before any rank starts", "[cli][errors]") {
+  ProcessResult unknown = run_process(ccbench({"run", "--bogus"}));
+  CHECK(unknown.status == 2);
+  CHECK_THAT(unknown.output, Catch::Contains("--bogus"));
+  ProcessResult odd = run_process(ccbench({"run", "--np", "2", "--sizes", "1M,10", "-d", "float"}));
+  CHECK(odd.status == 2);
+  CHECK_THAT(odd.output, Catch::Contains("size 10 B is not a multiple of 4 B"));
+  ProcessResult rs = run_process(ccbench({"run", "--np", "3", "--sizes", "16", "--collective", "reduce_scatter", "--algo", "ring"}));
+  CHECK(rs.status == 2);
+  CHECK_THAT(rs.output, Catch::Contains("times 3 ranks"));
+  ProcessResult tree_rs = run_process(ccbench({"run", "--np", "2", "--collective", "all_gather"}));
+  CHECK(tree_rs.status == 2);
+  CHECK_THAT(tree_rs.output, Catch::Contains("allreduce only"));
+  ProcessResult type = run_process(ccbench({"run", "--np", "2", "-d", "float8"}));
+  CHECK(type.status == 2);
+  CHECK_THAT(type.output, Catch::Contains("unknown data type 'float8'"));
+  ProcessResult transport = run_process(ccbench({"run", "--transport", "carrier-pigeon"}));
+  CHECK(transport.status == 2);
+}
+
+TEST_CASE("launcher and flags disagree on the world size", "[cli][errors]") {
+  ProcessResult r = run_process(ccbench({"run", "--np", "3"}), rank_env(0, 2, 1));
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("--np 3 but the launcher (ccbench) started 2 ranks"));
+}
+
+TEST_CASE("no store at the master address: a clear error within the timeout", "[cli][errors]") {
+  int port = pick_free_port("127.0.0.1");
+  ProcessResult r = run_process(ccbench({"run", "--timeout", "2"}), rank_env(1, 2, port));
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("no rendezvous store answered at 127.0.0.1:" + std::to_string(port)));
+  CHECK(r.seconds < 20);
+}
+
+TEST_CASE("master port already in use", "[cli][errors]") {
+  Fd busy = listen_on(resolve_host("127.0.0.1", 0), 1);
+  int port = local_address_of(busy.get()).port();
+  ProcessResult r = run_process(ccbench({"run", "--timeout", "2"}), rank_env(0, 2, port));
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("127.0.0.1:" + std::to_string(port) + " is already in use"));
+}
+
+TEST_CASE("a rank with the wrong job token is refused", "[cli][errors]") {
+  int port = pick_free_port("127.0.0.1");
+  auto args = ccbench({"run", "--timeout", "3", "--sizes", "8"});
+  auto r0f = std::async(std::launch::async, [&] { return run_process(args, rank_env(0, 2, port, "right")); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ProcessResult r1 = run_process(args, rank_env(1, 2, port, "wrong"));
+  ProcessResult r0 = r0f.get();
+  CHECK(r1.status != 0);
+  CHECK_THAT(r1.output, Catch::Contains("job token mismatch"));
+  CHECK(r0.status != 0);  // rank 0 gives up on the missing rank instead of hanging
+  CHECK(r0.seconds < 30);
+}

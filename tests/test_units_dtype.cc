@@ -1,0 +1,44 @@
+#include <catch2/catch.hpp>
+
+#include "core/dtype.h"
+#include "core/error.h"
+#include "core/units.h"
+
+using namespace ccb;
+
+TEST_CASE("sizes parse with binary suffixes", "[units]") {
+  CHECK(parse_bytes("8") == 8);
+  CHECK(parse_bytes("64K") == 65536);
+  CHECK(parse_bytes("25M") == 25ull << 20);
+  CHECK(parse_bytes("1G") == 1ull << 30);
+  CHECK(parse_bytes("4KiB") == 4096);
+  CHECK(parse_byte_list("1M,25M") == std::vector<uint64_t>{1 << 20, 25 << 20});
+  CHECK_THROWS_WITH(parse_bytes("12Q"), Catch::Contains("suffix"));
+  CHECK_THROWS_WITH(parse_bytes("abc"), Catch::Contains("bad size"));
+  CHECK_THROWS_WITH(parse_byte_list("1M,"), Catch::Contains("comma"));
+  CHECK_THROWS_AS(parse_bytes("99999999999999999999G"), Error);
+  CHECK(format_bytes(25ull << 20) == "25 MiB");
+  CHECK(format_bytes(1000) == "1000 B");
+}
+
+TEST_CASE("types and operators parse by nccl-tests' names and short names", "[dtype]") {
+  CHECK(parse_dtype("float") == DataType::kF32);
+  CHECK(parse_dtype("bf16") == DataType::kBF16);
+  CHECK(parse_dtype("half") == DataType::kF16);
+  CHECK(dtype_size(DataType::kI64) == 8);
+  CHECK(parse_op("avg") == ReduceOp::kAvg);
+  CHECK_THROWS_WITH(parse_dtype("float8"), Catch::Contains("unknown data type"));
+  CHECK_THROWS_WITH(parse_op("xor"), Catch::Contains("unknown reduce op"));
+  try {
+    parse_op("xor");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::kInvalidArgument);
+  }
+}
+
+TEST_CASE("errors carry rank, peer, transport and errno", "[error]") {
+  Error e(ErrorKind::kPeerLost, "gone", ErrorContext{3, 5, "tcp", "ring allreduce", 104});
+  std::string what = e.what();
+  CHECK_THAT(what, Catch::Contains("rank 3") && Catch::Contains("peer 5") && Catch::Contains("[tcp]") &&
+                       Catch::Contains("ring allreduce") && Catch::Contains("gone") && Catch::Contains("reset"));
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs ccbench's build and test dependencies from Debian 12 packages, as root.
+# Idempotent: packages already present are reported and left alone.
+set -euo pipefail
+
+PACKAGES=(
+  cmake g++ make pkg-config
+  libibverbs-dev librdmacm-dev rdma-core ibverbs-providers
+  libopenmpi-dev openmpi-bin
+  libbenchmark-dev libcli11-dev catch2 nlohmann-json3-dev
+  iproute2 procps
+)
+
+if [ "$(id -u)" != 0 ]; then
+  echo "install-deps.sh: run as root (apt-get needs it), e.g. sudo $0" >&2
+  exit 2
+fi
+if ! command -v apt-get >/dev/null; then
+  echo "install-deps.sh: apt-get not found: ccbench's set-up expects Debian 12" >&2
+  exit 2
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    echo "install-deps.sh: $p already installed"
+  else
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps.sh: nothing to install"
+  exit 0
+fi
+echo "install-deps.sh: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "install-deps.sh: done"
