@@ -26,6 +26,7 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("-c,--check", c.check, "Check results (1) or not (0)")->check(CLI::Range(0, 1))->capture_default_str();
   run.add_flag("--in-place", c.in_place, "Run in place (send buffer == receive buffer)");
   run.add_option("--np", c.np, "Ranks to start on this host (local launcher)")->check(CLI::Range(1, 1024))->capture_default_str();
+  run.add_flag("--bind-cores", c.bind_cores, "Pin rank r to CPU r (local launcher)");
   run.add_option("--timeout", c.timeout_s, "Seconds before a silent peer is declared gone")->capture_default_str();
   run.add_option("--spin-us", c.spin_us, "Busy-poll this long before sleeping in epoll")->check(CLI::Range(0, 1000000))->capture_default_str();
   run.add_option("--chunk-bytes", c.chunk_bytes, "Pipeline chunk size")->capture_default_str();
@@ -47,6 +48,7 @@ int run_main(ccb::cli::RunCommand& c, bool np_given, const std::vector<std::stri
   ccb::LocalLaunch plan;
   plan.np = c.np;
   plan.argv = argv;
+  plan.bind_cores = c.bind_cores;
   plan.grace = std::chrono::milliseconds(static_cast<long long>(c.timeout_s * 1000) + 5000);
   return ccb::run_local_job(plan);
 }

@@ -50,13 +50,13 @@ RunOptions RunCommand::run_options(Algorithm a) const {
   o.warmup = warmup;
   o.check = check != 0;
   o.in_place = in_place;
-  o.chunks = ChunkPolicy{chunk_bytes, slots};
+  o.chunks = ChunkPolicy{parse_bytes(chunk_bytes), slots};
   return o;
 }
 
 void RunCommand::validate(int world) const {
   if (timeout_s <= 0) throw_invalid("--timeout must be positive (seconds)");
-  if (chunk_bytes < 64) throw_invalid("--chunk-bytes must be at least 64");
+  if (parse_bytes(chunk_bytes) < 64) throw_invalid("--chunk-bytes must be at least 64");
   auto algorithms = algorithm_list();
   RunOptions o = run_options(algorithms.front());
   if (o.collective != CollectiveKind::kAllreduce)

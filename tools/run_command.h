@@ -16,9 +16,10 @@ struct RunCommand {
   bool in_place = false;
   int np = 4;
   bool np_given = false;
+  bool bind_cores = false;
   double timeout_s = 60;
   int spin_us = 50;
-  size_t chunk_bytes = 512 << 10;
+  std::string chunk_bytes = "512K";
   int slots = 4;
   std::string socket_buffer = "0";
   TransportChoice transport;

@@ -1,5 +1,6 @@
 #include "bootstrap/local_launcher.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,7 +24,21 @@ void forward_signal(int sig) {
     if (p > 0) ::kill(p, sig);
 }
 
+void bind_to_core(int rank) {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+  if (cpus.empty()) return;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpus[static_cast<size_t>(rank) % cpus.size()], &one);
+  sched_setaffinity(0, sizeof one, &one);
+}
+
 [[noreturn]] void exec_rank(const LocalLaunch& plan, int rank, int port, const std::string& token) {
+  if (plan.bind_cores) bind_to_core(rank);
   setenv("CCB_RANK", std::to_string(rank).c_str(), 1);
   setenv("CCB_WORLD_SIZE", std::to_string(plan.np).c_str(), 1);
   setenv("CCB_MASTER_ADDR", plan.master_addr.c_str(), 1);

@@ -13,6 +13,7 @@ struct LocalLaunch {
   std::vector<std::string> argv;         // each rank's arguments (argv[0] included)
   std::chrono::milliseconds grace{65000}; // after a rank fails, how long the others get
   std::string master_addr = "127.0.0.1";
+  bool bind_cores = false;  // pin rank r to CPU r mod (CPUs allowed), as mpirun does
 };
 
 // Returns the job's exit status: 0 when every rank succeeded, else the first failing
