@@ -62,13 +62,7 @@ void RunCommand::validate(int world) const {
   if (o.collective != CollectiveKind::kAllreduce)
     for (Algorithm a : algorithms)
       if (a == Algorithm::kTree) throw_invalid("the tree algorithm exists for allreduce only: use --algo ring");
-  const uint64_t esize = dtype_size(o.dtype);
-  const uint64_t unit = o.collective == CollectiveKind::kAllreduce ? esize : esize * world;
-  for (uint64_t s : size_list())
-    if (s % unit != 0)
-      throw_invalid("size " + std::to_string(s) + " B is not a multiple of " + std::to_string(unit) + " B (" +
-                    std::string(dtype_name(o.dtype)) + " is " + std::to_string(esize) + " B" +
-                    (unit != esize ? ", times " + std::to_string(world) + " ranks" : "") + "): pick another size");
+  for (uint64_t s : size_list()) validate_size(o.collective, o.dtype, world, s);
 }
 
 static std::string title(const RunCommand& c, const RunOptions& o, const Bootstrap& b, const Transport& t) {

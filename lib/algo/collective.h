@@ -29,6 +29,9 @@ struct CollectiveArgs {
   ReduceOp op = ReduceOp::kSum;
 };
 
+// Count 0, or a single rank (a copy when out of place): true when nothing else is left to do.
+bool finish_trivial_allreduce(const CollectiveArgs& a, int ranks);
+
 // Pipelining: messages are cut into chunks; `slots` chunks are received ahead.
 struct ChunkPolicy {
   size_t chunk_bytes = 512 << 10;

@@ -1,6 +1,5 @@
 #include "algo/ring_allreduce.h"
 
-#include <cstring>
 
 #include "algo/ring_schedule.h"
 #include "core/reduce.h"
@@ -10,12 +9,7 @@ namespace ccb {
 void RingAllreduce::run(const CollectiveArgs& a) {
   const int n = comm_.size(), r = comm_.rank();
   const size_t esize = dtype_size(a.dtype);
-  const bool in_place = a.send == a.recv;
-  if (a.count == 0) return;
-  if (n == 1) {
-    if (!in_place) std::memcpy(a.recv.data(), a.send.data(), a.count * esize);
-    return;
-  }
+  if (finish_trivial_allreduce(a, n)) return;
   const RingSchedule sched(a.count, n, policy_.chunk_bytes / esize);
   const size_t K = sched.chunks_per_segment();
   const size_t steps = 2 * static_cast<size_t>(n - 1), units = steps * K;

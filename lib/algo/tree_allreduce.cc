@@ -1,6 +1,5 @@
 #include "algo/tree_allreduce.h"
 
-#include <cstring>
 
 #include "algo/binary_tree.h"
 #include "core/reduce.h"
@@ -40,12 +39,7 @@ std::string pending_description(const std::vector<TreeWork>& trees) {
 void TreeAllreduce::run(const CollectiveArgs& a) {
   const int n = comm_.size();
   const size_t esize = dtype_size(a.dtype);
-  const bool in_place = a.send == a.recv;
-  if (a.count == 0) return;
-  if (n == 1) {
-    if (!in_place) std::memcpy(a.recv.data(), a.send.data(), a.count * esize);
-    return;
-  }
+  if (finish_trivial_allreduce(a, n)) return;
   const size_t slots = static_cast<size_t>(std::max(policy_.slots, 1));
   const size_t chunk_elems = std::max<size_t>(1, policy_.chunk_bytes / esize);
   const size_t slot_bytes = chunk_elems * esize;
@@ -102,7 +96,6 @@ void TreeAllreduce::run(const CollectiveArgs& a) {
       sends.push_back(w.parent->isend(*src->region, src->offset + off, cnt * esize, kTagTreeUp + w.index));
     } else {
       if (a.op == ReduceOp::kAvg) divide(a.recv.data() + off, cnt, a.dtype, n);
-      if (src != &a.recv) std::memcpy(a.recv.data() + off, src->data() + off, cnt * esize);
       send_down(w, c);
     }
     ++w.up_done;

@@ -40,6 +40,15 @@ double busbw_factor(CollectiveKind c, int n) {
   return c == CollectiveKind::kAllreduce ? 2 * f : f;
 }
 
+void validate_size(CollectiveKind c, DataType t, int ranks, uint64_t bytes) {
+  const uint64_t esize = dtype_size(t);
+  const uint64_t unit = c == CollectiveKind::kAllreduce ? esize : esize * static_cast<uint64_t>(ranks);
+  if (bytes % unit != 0)
+    throw_invalid("size " + std::to_string(bytes) + " B is not a multiple of " + std::to_string(unit) + " B (" +
+                  std::string(dtype_name(t)) + " is " + std::to_string(esize) + " B" +
+                  (unit != esize ? ", times " + std::to_string(ranks) + " ranks" : "") + "): pick another size");
+}
+
 CollectiveRunner::CollectiveRunner(Communicator& comm, Bootstrap& bootstrap, RunOptions options)
     : comm_(comm), bootstrap_(bootstrap), opt_(options) {
   if (opt_.algorithm == Algorithm::kTree && opt_.collective != CollectiveKind::kAllreduce)
@@ -50,15 +59,6 @@ CollectiveRunner::CollectiveRunner(Communicator& comm, Bootstrap& bootstrap, Run
 CollectiveRunner::~CollectiveRunner() {
   send_mr_.reset();
   recv_mr_.reset();
-}
-
-void CollectiveRunner::validate(uint64_t bytes) const {
-  const size_t esize = dtype_size(opt_.dtype);
-  const uint64_t unit = opt_.collective == CollectiveKind::kAllreduce ? esize : esize * comm_.size();
-  if (bytes % unit != 0)
-    throw_invalid("size " + std::to_string(bytes) + " B is not a multiple of " + std::to_string(unit) + " B (" +
-                  std::string(dtype_name(opt_.dtype)) + " is " + std::to_string(esize) + " B" +
-                  (unit != esize ? " x " + std::to_string(comm_.size()) + " ranks" : "") + "): pick another size");
 }
 
 size_t CollectiveRunner::elements_per_rank(uint64_t bytes) const {
@@ -147,7 +147,7 @@ uint64_t CollectiveRunner::check(size_t count) {
 }
 
 SizeResult CollectiveRunner::run(uint64_t bytes) {
-  validate(bytes);
+  validate_size(opt_.collective, opt_.dtype, comm_.size(), bytes);
   SizeResult res;
   res.bytes = bytes;
   res.count = elements_per_rank(bytes);

@@ -24,6 +24,9 @@ CollectiveKind parse_collective(std::string_view s);
 // nccl-tests' bus bandwidth factor: 2(n-1)/n for AllReduce, (n-1)/n for the others.
 double busbw_factor(CollectiveKind c, int ranks);
 
+// Throws kInvalidArgument, naming the fix, for a size the collective cannot take.
+void validate_size(CollectiveKind c, DataType t, int ranks, uint64_t bytes);
+
 struct RunOptions {
   CollectiveKind collective = CollectiveKind::kAllreduce;
   Algorithm algorithm = Algorithm::kRing;
@@ -51,9 +54,7 @@ class CollectiveRunner {
  public:
   CollectiveRunner(Communicator& comm, Bootstrap& bootstrap, RunOptions options);
   ~CollectiveRunner();
-  // Throws kInvalidArgument for a size the collective cannot take.
   SizeResult run(uint64_t bytes);
-  void validate(uint64_t bytes) const;
 
  private:
   void ensure_buffers(uint64_t bytes);
