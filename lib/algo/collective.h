@@ -40,7 +40,8 @@ struct ChunkPolicy {
 
 // Every message tag a collective uses (distinct tags keep phases apart per peer).
 enum CollectiveTag : uint32_t {
-  kTagRingAllreduce = 0x100,
+  kTagRingAllreduce = 0x100,  // its reduce-scatter phase
+  kTagRingAllGather = 0x101,  // its all-gather phase
   kTagReduceScatter = 0x200,
   kTagAllGather = 0x300,
   kTagTreeUp = 0x400,    // + tree index

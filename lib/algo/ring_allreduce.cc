@@ -29,16 +29,22 @@ void RingAllreduce::run(const CollectiveArgs& a) {
     if (u / K < reduce_steps)
       recvs[u] = left.irecv(scratch, (u % slots) * slot_bytes, e.count * esize, kTagRingAllreduce);
     else
-      recvs[u] = left.irecv(*a.recv.region, a.recv.offset + e.begin * esize, e.count * esize, kTagRingAllreduce);
+      recvs[u] = left.irecv(*a.recv.region, a.recv.offset + e.begin * esize, e.count * esize, kTagRingAllGather);
   };
   auto post_send = [&](size_t s, size_t c) {
     ElementRange e = sched.chunk(sched.wrap(r - static_cast<long long>(s)), c);
     if (e.empty()) return;
     const BufferRef& src = s == 0 ? a.send : a.recv;
-    sends.push_back(right.isend(*src.region, src.offset + e.begin * esize, e.count * esize, kTagRingAllreduce));
+    const uint32_t tag = s < reduce_steps ? kTagRingAllreduce : kTagRingAllGather;
+    sends.push_back(right.isend(*src.region, src.offset + e.begin * esize, e.count * esize, tag));
   };
 
-  for (size_t u = 0; u < std::min(slots, units); ++u) post_recv(u);
+  // Reduce-step chunks land in `slots` scratch slots; all-gather chunks land in their
+  // final place, so those receives are all posted now and never hold a sender back.
+  // (Each phase has its own tag: per-tag order is posting order on both sides.)
+  const size_t first_copy = reduce_steps * K;
+  for (size_t u = 0; u < std::min(slots, first_copy); ++u) post_recv(u);
+  for (size_t u = first_copy; u < units; ++u) post_recv(u);
   for (size_t c = 0; c < K; ++c) post_send(0, c);
   for (size_t u = 0; u < units; ++u) {
     const size_t s = u / K, c = u % K;
@@ -53,7 +59,7 @@ void RingAllreduce::run(const CollectiveArgs& a) {
       }
     }
     if (s + 1 < steps) post_send(s + 1, c);
-    if (u + slots < units) post_recv(u + slots);
+    if (u + slots < first_copy) post_recv(u + slots);
   }
   comm_.waiter().wait_all(sends);
 }
