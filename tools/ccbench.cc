@@ -3,6 +3,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <thread>
 
 #include "bootstrap/local_launcher.h"
 #include "core/error.h"
@@ -38,7 +39,7 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("--socket-buffer", c.socket_buffer, "SO_SNDBUF/SO_RCVBUF size (0: kernel autotuning)")->capture_default_str();
 }
 
-int run_main(ccb::cli::RunCommand& c, bool np_given, const std::vector<std::string>& argv) {
+int run_main(ccb::cli::RunCommand& c, bool np_given, bool spin_given, const std::vector<std::string>& argv) {
   c.np_given = np_given;
   c.transport.tcp.socket_buffer = static_cast<int>(ccb::parse_bytes(c.socket_buffer));
   const bool launched = std::getenv("CCB_LAUNCHED") || std::getenv("CCB_RANK") || std::getenv("RANK") ||
@@ -48,6 +49,10 @@ int run_main(ccb::cli::RunCommand& c, bool np_given, const std::vector<std::stri
   ccb::LocalLaunch plan;
   plan.np = c.np;
   plan.argv = argv;
+  // More ranks than CPUs: a spinning waiter steals the CPU its peer needs, so waiters
+  // sleep at once unless --spin-us says otherwise.
+  if (!spin_given && c.np > static_cast<int>(std::thread::hardware_concurrency()))
+    plan.argv.insert(plan.argv.end(), {"--spin-us", "0"});
   plan.bind_cores = c.bind_cores;
   plan.grace = std::chrono::milliseconds(static_cast<long long>(c.timeout_s * 1000) + 5000);
   return ccb::run_local_job(plan);
@@ -82,7 +87,7 @@ int main(int argc, char** argv) {
       return ccb::run_local_job(launch_plan);
     }
     std::vector<std::string> args(argv, argv + argc);
-    return run_main(run_cmd, run->count("--np") > 0, args);
+    return run_main(run_cmd, run->count("--np") > 0, run->count("--spin-us") > 0, args);
   } catch (const std::exception& e) {
     return ccb::cli::report_error(e);
   }

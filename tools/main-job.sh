@@ -5,5 +5,5 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$here/tools/install-deps.sh"
-"$here/tools/build.sh"
+"$here/tools/build.sh" "$here/build" --target ccbench
 exec "$here/build/tools/ccbench" run --np 4 --transport tcp --algo ring,tree "$@"

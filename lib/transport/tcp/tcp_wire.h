@@ -5,6 +5,9 @@
 // `min_chunk` bytes spread round-robin over the connection's streams; each chunk says
 // where it lands (`offset`), so chunks of one message may arrive in any order.
 // `seq` counts messages per (direction, tag): that is how per-tag order is kept.
+// A chunk whose receive is not posted yet is buffered when its message is small
+// (<= TcpOptions::eager_limit); otherwise it stays in the socket until the receive is
+// posted, which stalls the sender through TCP flow control (a rendezvous for free).
 #pragma once
 #include <cstdint>
 
