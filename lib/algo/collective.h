@@ -40,12 +40,13 @@ struct ChunkPolicy {
 
 // Every message tag a collective uses (distinct tags keep phases apart per peer).
 enum CollectiveTag : uint32_t {
-  kTagRingAllreduce = 0x100,  // its reduce-scatter phase
-  kTagRingAllGather = 0x101,  // its all-gather phase
+  kTagRingAllreduce = 0x100000,  // + step: one tag per ring step
   kTagReduceScatter = 0x200,
   kTagAllGather = 0x300,
   kTagTreeUp = 0x400,    // + tree index
   kTagTreeDown = 0x500,  // + tree index
 };
+
+inline uint32_t ring_step_tag(size_t step) { return kTagRingAllreduce + static_cast<uint32_t>(step); }
 
 }  // namespace ccb

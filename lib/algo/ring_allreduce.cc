@@ -27,24 +27,26 @@ void RingAllreduce::run(const CollectiveArgs& a) {
     ElementRange e = recv_chunk(u);
     if (e.empty()) return;
     if (u / K < reduce_steps)
-      recvs[u] = left.irecv(scratch, (u % slots) * slot_bytes, e.count * esize, kTagRingAllreduce);
+      recvs[u] = left.irecv(scratch, (u % slots) * slot_bytes, e.count * esize, ring_step_tag(u / K));
     else
-      recvs[u] = left.irecv(*a.recv.region, a.recv.offset + e.begin * esize, e.count * esize, kTagRingAllGather);
+      recvs[u] = left.irecv(*a.recv.region, a.recv.offset + e.begin * esize, e.count * esize, ring_step_tag(u / K));
   };
   auto post_send = [&](size_t s, size_t c) {
     ElementRange e = sched.chunk(sched.wrap(r - static_cast<long long>(s)), c);
     if (e.empty()) return;
     const BufferRef& src = s == 0 ? a.send : a.recv;
-    const uint32_t tag = s < reduce_steps ? kTagRingAllreduce : kTagRingAllGather;
-    sends.push_back(right.isend(*src.region, src.offset + e.begin * esize, e.count * esize, tag));
+    sends.push_back(right.isend(*src.region, src.offset + e.begin * esize, e.count * esize, ring_step_tag(s)));
   };
 
   // Reduce-step chunks land in `slots` scratch slots; all-gather chunks land in their
   // final place, so those receives are all posted now and never hold a sender back.
-  // (Each phase has its own tag: per-tag order is posting order on both sides.)
+  // Each step has its own tag, so per-tag order holds however the posts interleave.
   const size_t first_copy = reduce_steps * K;
   for (size_t u = 0; u < std::min(slots, first_copy); ++u) post_recv(u);
   for (size_t u = first_copy; u < units; ++u) post_recv(u);
+  // Sends leave in unit order (all of step 0, then each chunk as it is reduced): with
+  // one FIFO socket per peer, a receiver parks the first chunk it has no receive for,
+  // so the order of sends must be the order in which the peer posts its receives.
   for (size_t c = 0; c < K; ++c) post_send(0, c);
   for (size_t u = 0; u < units; ++u) {
     const size_t s = u / K, c = u % K;

@@ -10,6 +10,10 @@
 //  - Matching: for one peer and one tag, messages complete in posting order. An irecv
 //    may be posted before or after the matching isend. A receive may be larger than the
 //    message; Request::bytes() tells how much arrived. A larger message is an error.
+//  - Flow control (MPI's rule): a backend may hold a large message that arrives before
+//    its receive, and what the peer sent after it, until that receive is posted. So a
+//    rank must not wait for a later message from a peer before posting the receive of
+//    an earlier one; posting receives in the order the peer sends is always safe.
 //  - Request::test() makes progress and never blocks. A failed request throws Error
 //    naming the peer and the reason; a lost peer fails every request on it.
 #pragma once
