@@ -104,7 +104,7 @@ int run_local_job(const LocalLaunch& plan) {
     pid_t pid = waitpid(-1, &status, kill_at == Clock::time_point::max() ? 0 : WNOHANG);
     if (pid == 0) {
       if (Clock::now() >= kill_at) {
-        std::cerr << "ccbench: the remaining ranks did not exit in time after a failure; killing them\n";
+        print_line_to_stderr("the remaining ranks did not exit in time after a failure; killing them");
         forward_signal(SIGKILL);
         kill_at = Clock::time_point::max();
       } else {
@@ -121,7 +121,7 @@ int run_local_job(const LocalLaunch& plan) {
       if (g_children[r] != pid) continue;
       g_children[r] = -1;
       if (status == 0) break;
-      std::cerr << "ccbench: rank " << r << " " << describe_status(status) << "\n";
+      print_line_to_stderr("rank " + std::to_string(r) + " " + describe_status(status));
       if (result == 0) {
         result = status_code(status);
         kill_at = Clock::now() + plan.grace;

@@ -1,5 +1,7 @@
 #include "core/error.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 
@@ -35,5 +37,15 @@ void throw_errno(const std::string& what, ErrorContext ctx) {
 }
 
 void throw_invalid(const std::string& what) { throw Error(ErrorKind::kInvalidArgument, what); }
+
+void print_line_to_stderr(const std::string& line) {
+  std::string out = "ccbench: " + line + "\n";
+  size_t done = 0;
+  while (done < out.size()) {
+    ssize_t n = ::write(2, out.data() + done, out.size() - done);
+    if (n <= 0 && errno != EINTR) return;
+    if (n > 0) done += static_cast<size_t>(n);
+  }
+}
 
 }  // namespace ccb

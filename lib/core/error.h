@@ -43,4 +43,8 @@ std::string describe(const ErrorContext& ctx);
 [[noreturn]] void throw_errno(const std::string& what, ErrorContext ctx = {});
 [[noreturn]] void throw_invalid(const std::string& what);
 
+// Writes "ccbench: <line>\n" to stderr in one write(2), so that lines from ranks sharing
+// a terminal or pipe never interleave mid-line.
+void print_line_to_stderr(const std::string& line);
+
 }  // namespace ccb

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <iostream>
 #include <sstream>
 
 #include "core/error.h"
@@ -150,7 +149,7 @@ void TcpTransport::accept_one(Deadline deadline) {
     return;
   }
   if (st != HelloStatus::kOk) {
-    std::cerr << "ccbench: rank " << rank_ << " rejected a connection: " << status_text(st) << "\n";
+    print_line_to_stderr("rank " + std::to_string(rank_) + " rejected a connection: " + status_text(st));
     return;
   }
   arriving_[h.from_rank][h.stream] = std::move(fd);
