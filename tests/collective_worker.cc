@@ -174,13 +174,14 @@ void full_matrix(Matrix& m) {
 int main(int argc, char** argv) {
   size_t chunk_bytes = argc > 1 ? std::stoul(argv[1]) : (64 << 10);
   const bool quick = argc > 2 && std::string(argv[2]) == "quick";
+  const int slots = argc > 3 ? std::stoi(argv[3]) : 4;
   try {
     LaunchInfo info = detect_launch(process_env());
     auto boot = make_bootstrap(info, std::chrono::seconds(120));
     TransportPtr transport = make_transport(TransportChoice{}, boot->rank(), info.token, boot->local_address_hint());
     auto addresses = boot->allgather(transport->listen_address());
     Communicator comm(*transport, boot->rank(), boot->size(), addresses, WaitPolicy{std::chrono::microseconds(20), std::chrono::seconds(120)});
-    Matrix m{comm, ChunkPolicy{chunk_bytes, 4}};
+    Matrix m{comm, ChunkPolicy{chunk_bytes, slots}};
     if (quick) {
       // Many ranks on few cores: small counts around the world size, two types.
       for (DataType t : {DataType::kF32, DataType::kI32})

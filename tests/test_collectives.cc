@@ -9,8 +9,8 @@ using namespace ccb::test;
 
 namespace {
 
-void run_matrix(int world, const std::string& chunk_bytes, const std::string& mode = "full") {
-  ProcessResult r = run_process({CCB_CCBENCH, "launch", "--np", std::to_string(world), "--", CCB_WORKER, chunk_bytes, mode},
+void run_matrix(int world, const std::string& chunk_bytes, const std::string& mode = "full", const std::string& slots = "4") {
+  ProcessResult r = run_process({CCB_CCBENCH, "launch", "--np", std::to_string(world), "--", CCB_WORKER, chunk_bytes, mode, slots},
                                 {}, std::chrono::seconds(600));
   INFO(r.output);
   REQUIRE(r.status == 0);
@@ -26,6 +26,10 @@ TEST_CASE("collectives match the serial reference, 4 ranks", "[collective]") { r
 TEST_CASE("collectives match the serial reference, 5 ranks", "[collective]") { run_matrix(5, "65536"); }
 TEST_CASE("collectives match the serial reference, 8 ranks", "[collective]") { run_matrix(8, "65536"); }
 TEST_CASE("collectives with tiny chunks and deep pipelines, 3 ranks", "[collective]") { run_matrix(3, "4096"); }
+TEST_CASE("collectives with one slot (the narrowest send window), 4 ranks", "[collective]") {
+  run_matrix(4, "4096", "quick", "1");
+  run_matrix(4, "65536", "full", "1");
+}
 TEST_CASE("collectives at scale: 16 and 64 ranks, counts around the world size", "[collective]") {
   run_matrix(16, "65536", "quick");
   run_matrix(64, "65536", "quick");

@@ -44,12 +44,21 @@ void RingAllreduce::run(const CollectiveArgs& a) {
   const size_t first_copy = reduce_steps * K;
   for (size_t u = 0; u < std::min(slots, first_copy); ++u) post_recv(u);
   for (size_t u = first_copy; u < units; ++u) post_recv(u);
-  // Sends leave in unit order (all of step 0, then each chunk as it is reduced): with
-  // one FIFO socket per peer, a receiver parks the first chunk it has no receive for,
-  // so the order of sends must be the order in which the peer posts its receives.
-  for (size_t c = 0; c < K; ++c) post_send(0, c);
+  // Sends leave in unit order, the order in which the peer posts its receives (on one
+  // FIFO socket a receiver parks the first chunk it has no receive for), and at most
+  // `slots` units ahead of this rank's own progress, as the peer's receives are: so the
+  // peer's socket never fills with chunks it cannot take yet (zero-window stalls).
+  // Deadlock-free: the slowest rank's left neighbour has always sent its next unit.
+  size_t next_send = 0;  // send unit v = step * K + chunk
+  auto pump_sends = [&](size_t processed) {
+    while (next_send < units && next_send < processed + slots && (next_send < K || next_send - K < processed)) {
+      post_send(next_send / K, next_send % K);
+      ++next_send;
+    }
+  };
+  pump_sends(0);
   for (size_t u = 0; u < units; ++u) {
-    const size_t s = u / K, c = u % K;
+    const size_t s = u / K;
     ElementRange e = recv_chunk(u);
     if (!e.empty()) {
       comm_.waiter().wait(*recvs[u]);
@@ -60,7 +69,7 @@ void RingAllreduce::run(const CollectiveArgs& a) {
         if (s + 1 == reduce_steps && a.op == ReduceOp::kAvg) divide(dst, e.count, a.dtype, n);
       }
     }
-    if (s + 1 < steps) post_send(s + 1, c);
+    pump_sends(u + 1);
     if (u + slots < first_copy) post_recv(u + slots);
   }
   comm_.waiter().wait_all(sends);
