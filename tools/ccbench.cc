@@ -22,8 +22,8 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("--algo", c.algos, "ring, tree or ring,tree")->capture_default_str();
   run.add_option("--collective", c.collective, "allreduce, reduce_scatter, all_gather")->capture_default_str();
   run.add_option("--transport", c.transport.name, "Transport")->check(CLI::IsMember({"tcp"}))->capture_default_str();
-  run.add_option("-n,--iters", c.iters, "Timed iterations per size (0: about 256 MiB moved, 5..100)")->check(CLI::NonNegativeNumber);
-  run.add_option("-w,--warmup", c.warmup, "Warm-up iterations per size (default iters/5, at least 2)")->check(CLI::Range(-1, 1000000));
+  run.add_option("-n,--iters", c.iters, "Timed iterations per size (0: 1 GiB / size, 5..1000)")->check(CLI::NonNegativeNumber);
+  run.add_option("-w,--warmup", c.warmup, "Warm-up iterations per size (default iters/10, 2..20)")->check(CLI::Range(-1, 1000000));
   run.add_option("-c,--check", c.check, "Check results (1) or not (0)")->check(CLI::Range(0, 1))->capture_default_str();
   run.add_flag("--in-place", c.in_place, "Run in place (send buffer == receive buffer)");
   run.add_option("--np", c.np, "Ranks to start on this host (local launcher)")->check(CLI::Range(1, 1024))->capture_default_str();

@@ -151,8 +151,8 @@ SizeResult CollectiveRunner::run(uint64_t bytes) {
   SizeResult res;
   res.bytes = bytes;
   res.count = elements_per_rank(bytes);
-  res.iters = opt_.iters > 0 ? opt_.iters : static_cast<int>(std::clamp<uint64_t>((256ull << 20) / std::max<uint64_t>(bytes, 1), 5, 100));
-  const int warmup = opt_.warmup >= 0 ? opt_.warmup : std::max(2, res.iters / 5);
+  res.iters = opt_.iters > 0 ? opt_.iters : static_cast<int>(std::clamp<uint64_t>((1ull << 30) / std::max<uint64_t>(bytes, 1), 5, 1000));
+  const int warmup = opt_.warmup >= 0 ? opt_.warmup : std::clamp(res.iters / 10, 2, 20);
   ensure_buffers(bytes);
 
   uint64_t wrong = 0;

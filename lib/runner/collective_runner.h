@@ -32,8 +32,9 @@ struct RunOptions {
   Algorithm algorithm = Algorithm::kRing;
   DataType dtype = DataType::kF32;
   ReduceOp op = ReduceOp::kSum;
-  int iters = 0;   // 0: chosen per size (about 256 MiB moved, 5..100)
-  int warmup = -1; // -1: iters / 5, at least 2
+  // 0 / -1: the peers' rule, 1 GiB / size clamped to 5..1000, warm-up a tenth (2..20).
+  int iters = 0;
+  int warmup = -1;
   bool check = true;
   bool in_place = false;
   ChunkPolicy chunks;
