@@ -1,5 +1,7 @@
 #include "algo/ring_allreduce.h"
 
+#include <algorithm>
+#include <vector>
 
 #include "algo/ring_schedule.h"
 #include "core/reduce.h"
