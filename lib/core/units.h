@@ -15,7 +15,6 @@ std::string format_bytes(uint64_t bytes);                      // "25 MiB", "8 B
 
 using Clock = std::chrono::steady_clock;
 using Deadline = Clock::time_point;
-inline Deadline deadline_after(std::chrono::milliseconds d) { return Clock::now() + d; }
 inline double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }

@@ -32,7 +32,6 @@ class TcpStream {
   // returns false when the peer closed the stream (EOF).
   bool service();
   void fail_pending(const std::exception_ptr& e);
-  bool busy() const { return !sendq_.empty() || state_ == State::kPayload; }
 
  private:
   struct Outgoing {

@@ -40,7 +40,6 @@ class TcpTransport final : public Transport {
   void rethrow_failure() const;
   bool hold_unexpected(size_t bytes);
   void release_unexpected(size_t bytes) { unexpected_bytes_ -= bytes; }
-  const SockAddr& bound_address() const { return bound_; }
 
  private:
   void poll_events(int timeout_ms);
