@@ -59,9 +59,7 @@ void RunCommand::validate(int world) const {
   if (parse_bytes(chunk_bytes) < 64) throw_invalid("--chunk-bytes must be at least 64");
   auto algorithms = algorithm_list();
   RunOptions o = run_options(algorithms.front());
-  if (o.collective != CollectiveKind::kAllreduce)
-    for (Algorithm a : algorithms)
-      if (a == Algorithm::kTree) throw_invalid("the tree algorithm exists for allreduce only: use --algo ring");
+  for (Algorithm a : algorithms) validate_algorithm(o.collective, a);
   for (uint64_t s : size_list()) validate_size(o.collective, o.dtype, world, s);
 }
 

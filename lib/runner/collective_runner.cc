@@ -49,11 +49,14 @@ void validate_size(CollectiveKind c, DataType t, int ranks, uint64_t bytes) {
                   (unit != esize ? ", times " + std::to_string(ranks) + " ranks" : "") + "): pick another size");
 }
 
+void validate_algorithm(CollectiveKind c, Algorithm a) {
+  if (a == Algorithm::kTree && c != CollectiveKind::kAllreduce)
+    throw_invalid("the tree algorithm exists for allreduce only: use --algo ring for " + std::string(collective_name(c)));
+}
+
 CollectiveRunner::CollectiveRunner(Communicator& comm, Bootstrap& bootstrap, RunOptions options)
     : comm_(comm), bootstrap_(bootstrap), opt_(options) {
-  if (opt_.algorithm == Algorithm::kTree && opt_.collective != CollectiveKind::kAllreduce)
-    throw_invalid("the tree algorithm exists for allreduce only: use --algo ring for " +
-                  std::string(collective_name(opt_.collective)));
+  validate_algorithm(opt_.collective, opt_.algorithm);
 }
 
 CollectiveRunner::~CollectiveRunner() {
@@ -162,7 +165,8 @@ SizeResult CollectiveRunner::run(uint64_t bytes) {
     wrong = check(res.count);
   }
   // In place, repeated sums would overflow: time on zeros (same work, stable values).
-  fill_inputs(res.count, opt_.in_place);
+  // Out of place the checked run left the inputs as they were.
+  if (opt_.in_place || !opt_.check) fill_inputs(res.count, opt_.in_place);
   for (int i = 0; i < warmup; ++i) run_once(res.count);
   bootstrap_.barrier();
   auto t0 = Clock::now();

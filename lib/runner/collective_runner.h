@@ -24,8 +24,9 @@ CollectiveKind parse_collective(std::string_view s);
 // nccl-tests' bus bandwidth factor: 2(n-1)/n for AllReduce, (n-1)/n for the others.
 double busbw_factor(CollectiveKind c, int ranks);
 
-// Throws kInvalidArgument, naming the fix, for a size the collective cannot take.
+// Throw kInvalidArgument, naming the fix, for what the collective cannot take.
 void validate_size(CollectiveKind c, DataType t, int ranks, uint64_t bytes);
+void validate_algorithm(CollectiveKind c, Algorithm a);
 
 struct RunOptions {
   CollectiveKind collective = CollectiveKind::kAllreduce;
