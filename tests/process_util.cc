@@ -7,6 +7,12 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <iostream>
+#include <thread>
 
 namespace ccb::test {
 
@@ -53,6 +59,46 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::map<s
   res.status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return res;
+}
+
+namespace {
+
+// The pid of the process whose environment holds both `tag` and CCB_RANK=rank.
+pid_t find_rank(const std::string& tag, int rank) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream in(entry.path() / "environ", std::ios::binary);
+    std::string env((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (env.find("CCB_TEST_TAG=" + tag) != std::string::npos &&
+        env.find(std::string("CCB_RANK=") + std::to_string(rank) + '\0') != std::string::npos)
+      return static_cast<pid_t>(std::stol(entry.path().filename().string()));
+  }
+  return -1;
+}
+
+}  // namespace
+
+ProcessResult run_and_signal(int sig, const std::string& tag, double timeout_s, const std::vector<std::string>& extra,
+                             std::chrono::milliseconds delay) {
+  auto job = std::async(std::launch::async, [&] {
+    std::vector<std::string> args{CCB_CCBENCH, "run", "--np", "3", "--sizes", "16M", "-n", "100000", "--algo", "ring",
+                                  "--timeout", std::to_string(timeout_s)};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_process(args, {{"CCB_TEST_TAG", tag}}, std::chrono::seconds(120));
+  });
+  pid_t victim = -1;
+  for (int i = 0; i < 200 && victim < 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    victim = find_rank(tag, 1);
+  }
+  if (victim < 0) return job.get();  // the job failed before rank 1 ran
+  std::this_thread::sleep_for(delay);
+  kill(victim, sig);
+  auto t0 = std::chrono::steady_clock::now();
+  ProcessResult r = job.get();
+  double detect = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << "fault " << strsignal(sig) << ": job ended " << detect << " s after the signal\n";
+  if (sig == SIGSTOP) kill(victim, SIGKILL);
+  return r;
 }
 
 }  // namespace ccb::test

@@ -17,4 +17,10 @@ struct ProcessResult {
 ProcessResult run_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env = {},
                           std::chrono::seconds limit = std::chrono::seconds(120));
 
+// Starts `ccbench run --np 3 --sizes 16M` (plus `extra`) with a huge iteration count,
+// sends `sig` to rank 1 `delay` after it started (well inside the timed loop), and returns how the job ended;
+// prints the time from the signal to the end of the job.
+ProcessResult run_and_signal(int sig, const std::string& tag, double timeout_s, const std::vector<std::string>& extra = {},
+                             std::chrono::milliseconds delay = std::chrono::milliseconds(1500));
+
 }  // namespace ccb::test

@@ -1,17 +1,21 @@
-// Two TCP transports in one process (ranks 0 and 1), connected to each other.
+// Two transports in one process (ranks 0 and 1), connected to each other, and the
+// transport contract checks that every backend must pass (transport_contract.cc).
 #pragma once
 #include <memory>
 
 #include "core/aligned_buffer.h"
 #include "transport/request_wait.h"
-#include "transport/tcp/tcp_transport.h"
+#include "transport/tcp/tcp_options.h"
+#include "transport/transport.h"
 
 namespace ccb::test {
 
 struct TransportPair {
-  std::unique_ptr<tcp::TcpTransport> t0, t1;
+  TransportPtr t0, t1;
   ConnectionPtr c0, c1;  // c0: rank 0's connection to rank 1, c1: the reverse
 
+  // Waits up to `limit` for the connection (the acceptor gives up after it too).
+  TransportPair(TransportPtr rank0, TransportPtr rank1, std::chrono::seconds limit = std::chrono::seconds(10));
   explicit TransportPair(TcpOptions opts = {}, uint64_t token0 = 7, uint64_t token1 = 7);
   ~TransportPair();
 };
@@ -25,5 +29,20 @@ struct RegisteredBuffer {
 };
 
 inline WaitPolicy short_wait(int ms = 20000) { return WaitPolicy{std::chrono::microseconds(20), std::chrono::milliseconds(ms)}; }
+
+void fill(char* p, size_t n, unsigned seed);
+bool same(const char* p, size_t n, unsigned seed);
+// Rank 1 sends `bytes` to rank 0, each side driven by its own thread; checks the data.
+void send_recv(TransportPair& p, size_t bytes, uint32_t tag);
+
+// The contract of transport.h, one function per clause.
+void check_many_outstanding(TransportPair& p);
+void check_small_passes_large(TransportPair& p);
+void check_receives_after_sends(TransportPair& p);
+void check_receive_larger_than_message(TransportPair& p);
+void check_silent_peer_times_out(TransportPair& p);
+void check_abort_wakes_waiter(TransportPair& p);
+// Closes rank 1 under a pending receive on rank 0; the error must contain `expected`.
+void check_peer_close_fails_pending(TransportPair& p, const std::string& expected);
 
 }  // namespace ccb::test

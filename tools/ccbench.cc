@@ -3,6 +3,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <thread>
 
 #include "bootstrap/local_launcher.h"
@@ -21,7 +22,7 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("-o,--op", c.op, "sum, prod, min, max, avg")->capture_default_str();
   run.add_option("--algo", c.algos, "ring, tree or ring,tree")->capture_default_str();
   run.add_option("--collective", c.collective, "allreduce, reduce_scatter, all_gather")->capture_default_str();
-  run.add_option("--transport", c.transport.name, "Transport")->check(CLI::IsMember({"tcp"}))->capture_default_str();
+  run.add_option("--transport", c.transport.name, "Transport")->check(CLI::IsMember({"tcp", "verbs"}))->capture_default_str();
   run.add_option("-n,--iters", c.iters, "Timed iterations per size (0: 1 GiB / size, 5..1000)")->check(CLI::NonNegativeNumber);
   run.add_option("-w,--warmup", c.warmup, "Warm-up iterations per size (default iters/10, 2..20)")->check(CLI::Range(-1, 1000000));
   run.add_option("-c,--check", c.check, "Check results (1) or not (0)")->check(CLI::Range(0, 1))->capture_default_str();
@@ -37,6 +38,29 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("--bind", c.transport.tcp.address, "Bind the data sockets to this address");
   run.add_flag("--ipv6", c.transport.tcp.ipv6, "Prefer the interface's IPv6 address");
   run.add_option("--socket-buffer", c.socket_buffer, "SO_SNDBUF/SO_RCVBUF size (0: kernel autotuning)")->capture_default_str();
+}
+
+void add_verbs_options(CLI::App& run, ccb::VerbsOptions& v) {
+  using ccb::VerbsCompletionMode, ccb::VerbsConnectMode, ccb::VerbsFault;
+  run.add_option("--ib-dev", v.device, "RDMA device (default: the first with an active port)")->group("Verbs");
+  run.add_option("--ib-port", v.port, "Port of the device (default: the first active)")->group("Verbs");
+  run.add_option("--gid-index", v.gid_index, "GID index (default: best scored, RoCE v2 + IPv4 first)")->group("Verbs");
+  run.add_option("--qps", v.qps, "RC queue pairs per connection")->check(CLI::Range(1, 15))->capture_default_str()->group("Verbs");
+  run.add_option("--ib-tc", v.traffic_class, "Traffic class (RoCE: DSCP << 2)")->capture_default_str()->group("Verbs");
+  run.add_option("--ib-sl", v.service_level, "Service level")->capture_default_str()->group("Verbs");
+  run.add_option("--ib-timeout", v.timeout, "Ack timeout exponent: 4.096 us * 2^N")->capture_default_str()->group("Verbs");
+  run.add_option("--ib-retry", v.retry_count, "Transport retries before a send fails")->capture_default_str()->group("Verbs");
+  run.add_option("--ib-rnr-retry", v.rnr_retry, "Receiver-not-ready retries (7: forever)")->capture_default_str()->group("Verbs");
+  run.add_option("--ib-cm", v.connect_mode, "Connection set-up: native (QP info over the bootstrap network) or rdmacm")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, VerbsConnectMode>{
+          {"native", VerbsConnectMode::kNative}, {"rdmacm", VerbsConnectMode::kRdmaCm}}))->group("Verbs");
+  run.add_option("--ib-completion", v.completion, "event (sleep on the completion channel) or poll (spin)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, VerbsCompletionMode>{
+          {"event", VerbsCompletionMode::kEvent}, {"poll", VerbsCompletionMode::kPoll}}))->group("Verbs");
+  // Misbehaves on purpose, so tests can prove a rogue peer meets a clean error.
+  run.add_option("--ib-fault", v.fault, "")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, VerbsFault>{
+          {"none", VerbsFault::kNone}, {"bad-rkey", VerbsFault::kBadRkey}, {"bad-tag", VerbsFault::kBadTag}}))->group("");
 }
 
 int run_main(ccb::cli::RunCommand& c, bool np_given, bool spin_given, const std::vector<std::string>& argv) {
@@ -68,6 +92,7 @@ int main(int argc, char** argv) {
   ccb::cli::RunCommand run_cmd;
   CLI::App* run = app.add_subcommand("run", "Run a collective over a range of sizes and print a table");
   add_run_options(*run, run_cmd);
+  add_verbs_options(*run, run_cmd.transport.verbs);
   ccb::LocalLaunch launch_plan;
   double launch_timeout = 60;
   CLI::App* launch = app.add_subcommand("launch", "Start N ranks of any program on this host with CCB_* set (like torchrun)");

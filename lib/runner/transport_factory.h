@@ -4,12 +4,14 @@
 
 #include "transport/tcp/tcp_options.h"
 #include "transport/transport.h"
+#include "transport/verbs/verbs_options.h"
 
 namespace ccb {
 
 struct TransportChoice {
   std::string name = "tcp";
   TcpOptions tcp;
+  VerbsOptions verbs;
 };
 
 TransportPtr make_transport(const TransportChoice& choice, int rank, uint64_t token, const std::string& advertise);
