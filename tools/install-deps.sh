@@ -9,6 +9,10 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin
   libbenchmark-dev libcli11-dev catch2 nlohmann-json3-dev
   iproute2 procps
+  # The soft-RoCE VM (tools/rxe-vm) in which the verbs tests run: an emulator, Debian's
+  # kernel (it has rdma_rxe; this host's may not), a static busybox for the initramfs.
+  qemu-system-x86 linux-image-amd64 busybox-static kmod cpio gzip
+  ibverbs-utils perftest rdmacm-utils lcov
 )
 
 if [ "$(id -u)" != 0 ]; then
