@@ -1,5 +1,7 @@
 // ccbench as a user runs it: good runs under each launcher, and bad input that must
 // end with one clear line and a non-zero status.
+#include <infiniband/verbs.h>
+
 #include <catch2/catch.hpp>
 #include <future>
 #include <thread>
@@ -138,4 +140,18 @@ TEST_CASE("a rank with the wrong job token is refused", "[cli][errors]") {
   CHECK_THAT(r1.output, Catch::Contains("job token mismatch"));
   CHECK(r0.status != 0);  // rank 0 gives up on the missing rank instead of hanging
   CHECK(r0.seconds < 30);
+}
+
+TEST_CASE("--transport verbs on a host without an RDMA device: one line, status 2", "[cli][errors]") {
+  int n = 0;
+  if (ibv_device** list = ibv_get_device_list(&n)) ibv_free_device_list(list);
+  if (n > 0) {
+    WARN("this host has an RDMA device: skipped (verbs_tests cover the device errors)");
+    return;
+  }
+  for (std::string np : {"1", "3"}) {
+    ProcessResult r = run_process(ccbench({"run", "--transport", "verbs", "--np", np, "--sizes", "1M"}));
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::StartsWith("ccbench: error: no RDMA device found") && Catch::Contains("--transport tcp"));
+  }
 }

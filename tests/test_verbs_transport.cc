@@ -107,6 +107,8 @@ TEST_CASE("verbs: the registration cache never registers a buffer twice", "[verb
   a.reset(), b.reset(), inner.reset();
   auto again = t.register_memory(buf.data(), 1 << 20);  // the last holder went: a fresh one
   CHECK(t.registrations() == 2);
+  auto empty = t.register_memory(nullptr, 0);  // an empty vector's data() may be null
+  CHECK(empty->size() == 0);
 }
 
 TEST_CASE("verbs: the GID is chosen like perftest and reported", "[verbs]") {

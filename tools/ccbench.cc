@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "error_report.h"
 #include "run_command.h"
+#include "transport/verbs/verbs_device.h"
 
 namespace {
 
@@ -70,6 +71,7 @@ int run_main(ccb::cli::RunCommand& c, bool np_given, bool spin_given, const std:
                         std::getenv("OMPI_COMM_WORLD_RANK") || std::getenv("PMI_RANK") || std::getenv("SLURM_PROCID");
   if (launched || c.np == 1) return ccb::cli::run_rank(c);
   c.validate(c.np);  // judge the flags once, before any rank starts
+  if (c.transport.name == "verbs") ccb::verbs::check_device(c.transport.verbs);
   ccb::LocalLaunch plan;
   plan.np = c.np;
   plan.argv = argv;

@@ -18,11 +18,6 @@
 
 namespace ccb {
 
-void Fd::reset() noexcept {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
-}
-
 int SockAddr::port() const {
   if (family() == AF_INET6) return ntohs(reinterpret_cast<const sockaddr_in6&>(storage).sin6_port);
   return ntohs(reinterpret_cast<const sockaddr_in&>(storage).sin_port);

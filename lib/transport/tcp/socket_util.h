@@ -6,32 +6,10 @@
 #include <string>
 #include <utility>
 
+#include "core/fd.h"
 #include "core/units.h"
 
 namespace ccb {
-
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() { reset(); }
-  Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-  Fd& operator=(Fd&& o) noexcept {
-    if (this != &o) {
-      reset();
-      fd_ = std::exchange(o.fd_, -1);
-    }
-    return *this;
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  explicit operator bool() const { return fd_ >= 0; }
-  void reset() noexcept;
-
- private:
-  int fd_ = -1;
-};
 
 struct SockAddr {
   sockaddr_storage storage{};

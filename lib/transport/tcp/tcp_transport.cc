@@ -2,7 +2,6 @@
 
 #include <poll.h>
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -44,12 +43,11 @@ TcpTransport::TcpTransport(int rank, uint64_t token, TcpOptions opts, const std:
   listener_ = listen_on(choose_bind_address(opts_, advertise), 1024);
   bound_ = local_address_of(listener_.get());
   epoll_ = Fd(epoll_create1(EPOLL_CLOEXEC));
-  wake_ = Fd(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
-  if (!epoll_ || !wake_) throw_errno("epoll/eventfd", context(-1, "setup"));
+  if (!epoll_) throw_errno("epoll_create1", context(-1, "setup"));
   epoll_event ev{};
   ev.events = EPOLLIN;
   ev.data.ptr = nullptr;
-  epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, wake_.get(), &ev);
+  epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, abort_.fd(), &ev);
 }
 
 TcpTransport::~TcpTransport() = default;
@@ -186,7 +184,7 @@ void TcpTransport::poll_events(int timeout_ms) {
 }
 
 void TcpTransport::progress() {
-  if (aborted_.load(std::memory_order_relaxed)) rethrow_failure();
+  if (abort_.raised()) rethrow_failure();
   poll_events(0);
   for (auto* c : connections_) c->service();
 }
@@ -196,19 +194,14 @@ void TcpTransport::wait_for_progress(std::chrono::microseconds timeout) {
   poll_events(ms);
 }
 
-void TcpTransport::abort(const std::string& why) {
-  abort_reason_ = why;
-  aborted_.store(true);
-  uint64_t one = 1;
-  [[maybe_unused]] auto r = ::write(wake_.get(), &one, sizeof one);
-}
+void TcpTransport::abort(const std::string& why) { abort_.raise(why); }
 
 void TcpTransport::record_failure(std::exception_ptr e) {
   if (!failure_) failure_ = std::move(e);
 }
 
 void TcpTransport::rethrow_failure() const {
-  if (aborted_.load()) throw Error(ErrorKind::kAborted, "aborted: " + abort_reason_, context(-1, "wait"));
+  if (abort_.raised()) throw Error(ErrorKind::kAborted, "aborted: " + abort_.reason(), context(-1, "wait"));
   if (failure_) std::rethrow_exception(failure_);
 }
 

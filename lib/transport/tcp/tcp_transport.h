@@ -1,11 +1,11 @@
 // TCP sockets behind the Transport interface: N sockets per peer, an epoll engine
 // driven by the caller's test()/wait (no helper thread), and a token-checked handshake.
 #pragma once
-#include <atomic>
 #include <exception>
 #include <map>
 #include <vector>
 
+#include "transport/abort_signal.h"
 #include "transport/tcp/socket_util.h"
 #include "transport/tcp/tcp_options.h"
 #include "transport/transport.h"
@@ -54,12 +54,10 @@ class TcpTransport final : public Transport {
   SockAddr bound_;
   Fd listener_;
   Fd epoll_;
-  Fd wake_;  // eventfd: abort() wakes a sleeping waiter through it
+  AbortSignal abort_;
   std::vector<TcpConnection*> connections_;
   std::map<int, std::map<int, Fd>> arriving_;  // peer -> stream index -> socket
   std::exception_ptr failure_;
-  std::atomic<bool> aborted_{false};
-  std::string abort_reason_;
   size_t unexpected_bytes_ = 0;
 };
 

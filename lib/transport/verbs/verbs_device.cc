@@ -90,6 +90,11 @@ ContextPtr open_device(const VerbsOptions& o) {
                 "): check the link with ibv_devinfo, or pick one with --ib-dev/--ib-port");
 }
 
+void check_device(const VerbsOptions& o) {
+  ContextPtr ctx = open_device(o);
+  choose_port(ctx.get(), o);
+}
+
 PortChoice choose_port(ibv_context* ctx, const VerbsOptions& o) {
   PortChoice c;
   c.device = ibv_get_device_name(ctx->device);

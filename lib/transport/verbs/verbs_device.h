@@ -29,6 +29,9 @@ int choose_gid(const std::vector<ibv_gid_entry>& table, int port);
 // Opens --ib-dev (or the first device with an active port). Throws a one-line
 // invalid-argument error when there is no such device.
 ContextPtr open_device(const VerbsOptions& o);
+// Opens and closes the device and port a run would use: a one-line error, before any
+// rank starts, when there is none.
+void check_device(const VerbsOptions& o);
 // Picks the port and GID of an open device (also used with rdma_cm's context).
 PortChoice choose_port(ibv_context* ctx, const VerbsOptions& o);
 

@@ -45,8 +45,11 @@ std::shared_ptr<ibv_mr> RegistrationCache::acquire(void* base, size_t bytes) {
       if (start + bytes <= mr_start + mr->length) return mr;
     }
   }
-  // Zero-byte regions still need a valid key, so they register one byte.
-  MrPtr fresh = register_or_throw(pd_, base, std::max<size_t>(bytes, 1), device_);
+  if (bytes == 0) {  // nothing moves, but a key must exist: one small registration serves all
+    if (!empty_) empty_ = acquire(empty_byte_, sizeof empty_byte_);
+    return empty_;
+  }
+  MrPtr fresh = register_or_throw(pd_, base, bytes, device_);
   ++registrations_;
   std::shared_ptr<ibv_mr> shared(fresh.release(), [](ibv_mr* m) { ibv_dereg_mr(m); });
   for (auto i = live_.begin(); i != live_.end();) i = i->second.expired() ? live_.erase(i) : std::next(i);

@@ -37,6 +37,8 @@ class RegistrationCache {
   ibv_pd* pd_;
   std::string device_;
   std::map<char*, std::weak_ptr<ibv_mr>> live_;  // by start address
+  char empty_byte_[64] = {};
+  std::shared_ptr<ibv_mr> empty_;
   size_t registrations_ = 0;
 };
 

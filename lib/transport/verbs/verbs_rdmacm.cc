@@ -116,8 +116,10 @@ struct RdmaCmLinkMaker::Arrival {
   int established = 0;
 };
 
-RdmaCmLinkMaker::RdmaCmLinkMaker(const DeviceHandles& h, const std::string& advertise) : h_(h), channel_(new_channel()) {
+RdmaCmLinkMaker::RdmaCmLinkMaker(const DeviceHandles& h, const std::string& advertise) : h_(h) {
   (void)advertise;  // rdma_cm addresses the device's own IP, never the bootstrap's
+  open_device(h.opts);  // the same one-line error as native mode when there is none
+  channel_ = new_channel();
   int n = 0;
   ibv_context** list = rdma_get_devices(&n);
   std::string ip;
@@ -136,7 +138,6 @@ RdmaCmLinkMaker::RdmaCmLinkMaker(const DeviceHandles& h, const std::string& adve
     }
   }
   if (list) rdma_free_devices(list);
-  if (ip.empty()) open_device(h.opts);  // throws the same one-line error as native mode
   if (ip.empty()) throw_invalid("no RDMA device with an IPv4 GID for --ib-cm rdmacm");
   listen_ = new_id(channel_.get());
   SockAddr addr = resolve_host(ip, 0);

@@ -2,8 +2,6 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <sstream>
@@ -55,8 +53,6 @@ VerbsTransport::VerbsTransport(int rank, uint64_t token, VerbsOptions opts, cons
   cache_ = std::make_unique<RegistrationCache>(pd_.get(), handles_.port.device);
   if (cm) links_ = std::move(cm);
   else links_ = make_native_link_maker(handles_, advertise);
-  wake_ = Fd(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
-  if (!wake_) throw_errno("eventfd", {rank, -1, "verbs", "setup", errno});
 }
 
 VerbsTransport::~VerbsTransport() = default;
@@ -103,7 +99,7 @@ bool VerbsTransport::progress() {
 }
 
 void VerbsTransport::rethrow_failure() const {
-  if (aborted_.load()) throw Error(ErrorKind::kAborted, "aborted: " + abort_reason_, {handles_.rank, -1, "verbs", "wait", 0});
+  if (abort_.raised()) throw Error(ErrorKind::kAborted, "aborted: " + abort_.reason(), {handles_.rank, -1, "verbs", "wait", 0});
   if (failure_) std::rethrow_exception(failure_);
 }
 
@@ -112,7 +108,7 @@ void VerbsTransport::check_liveness(int timeout_ms) {
   next_liveness_check_ = Clock::now() + kLivenessPeriod;
   std::vector<pollfd> fds;
   std::vector<VerbsConnection*> owners;
-  fds.push_back({wake_.get(), POLLIN, 0});
+  fds.push_back({abort_.fd(), POLLIN, 0});
   owners.push_back(nullptr);
   if (channel_ && timeout_ms > 0) fds.push_back({channel_->fd, POLLIN, 0}), owners.push_back(nullptr);
   for (auto* c : connections_)
@@ -142,11 +138,6 @@ void VerbsTransport::wait_for_progress(std::chrono::microseconds timeout) {
   check_liveness(ms);
 }
 
-void VerbsTransport::abort(const std::string& why) {
-  abort_reason_ = why;
-  aborted_.store(true);
-  uint64_t one = 1;
-  [[maybe_unused]] auto r = ::write(wake_.get(), &one, sizeof one);
-}
+void VerbsTransport::abort(const std::string& why) { abort_.raise(why); }
 
 }  // namespace ccb::verbs

@@ -2,12 +2,11 @@
 // Progress runs in the caller's thread: test() polls the connections' CQs; waits
 // sleep on the completion channel (event mode) or spin (poll mode).
 #pragma once
-#include <atomic>
 #include <exception>
 #include <vector>
 
 #include "core/units.h"
-#include "transport/tcp/socket_util.h"
+#include "transport/abort_signal.h"
 #include "transport/transport.h"
 #include "transport/verbs/verbs_link.h"
 #include "transport/verbs/verbs_memory.h"
@@ -55,11 +54,9 @@ class VerbsTransport final : public Transport {
   ChannelPtr channel_;
   std::unique_ptr<LinkMaker> links_;
   std::unique_ptr<RegistrationCache> cache_;
-  Fd wake_;  // eventfd: abort() wakes a sleeping waiter through it
+  AbortSignal abort_;
   std::vector<VerbsConnection*> connections_;
   std::exception_ptr failure_;
-  std::atomic<bool> aborted_{false};
-  std::string abort_reason_;
   Clock::time_point next_liveness_check_{};
 };
 
