@@ -6,7 +6,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$here/build-coverage"
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCCB_COVERAGE=ON -DCCB_BUILD_BENCH=OFF >/dev/null
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCCB_COVERAGE=ON -DCCB_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j "$(nproc)" --target verbs_tests collective_worker ccbench
 find "$build" -name '*.gcda' -delete
 gcda="$(mktemp -d /var/tmp/ccbench-gcda.XXXXXX)"
