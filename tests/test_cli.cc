@@ -142,7 +142,16 @@ TEST_CASE("a rank with the wrong job token is refused", "[cli][errors]") {
   CHECK(r0.seconds < 30);
 }
 
-TEST_CASE("--transport verbs on a host without an RDMA device: one line, status 2", "[cli][errors]") {
+TEST_CASE("a flag of the other transport is refused, not ignored", "[cli][errors]") {
+  ProcessResult qps = run_process(ccbench({"run", "--np", "2", "--qps", "2"}));
+  CHECK(qps.status == 2);
+  CHECK_THAT(qps.output, Catch::Contains("--qps is a Verbs flag; it has no effect with --transport tcp"));
+  ProcessResult streams = run_process(ccbench({"run", "--np", "2", "--transport", "verbs", "--tcp-streams", "2"}));
+  CHECK(streams.status == 2);
+  CHECK_THAT(streams.output, Catch::Contains("--tcp-streams is a TCP flag; it has no effect with --transport verbs"));
+}
+
+TEST_CASE("verbs on a host without an RDMA device: one line, status 2", "[cli][errors]") {
   int n = 0;
   if (ibv_device** list = ibv_get_device_list(&n)) ibv_free_device_list(list);
   if (n > 0) {

@@ -34,11 +34,11 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("--spin-us", c.spin_us, "Busy-poll this long before sleeping in epoll")->check(CLI::Range(0, 1000000))->capture_default_str();
   run.add_option("--chunk-bytes", c.chunk_bytes, "Pipeline chunk size")->capture_default_str();
   run.add_option("--slots", c.slots, "Chunks received ahead")->check(CLI::Range(1, 64))->capture_default_str();
-  run.add_option("--tcp-streams", c.transport.tcp.streams, "Sockets per peer connection")->check(CLI::Range(1, 64))->capture_default_str();
-  run.add_option("--iface", c.transport.tcp.iface, "Bind the data sockets to this interface");
-  run.add_option("--bind", c.transport.tcp.address, "Bind the data sockets to this address");
-  run.add_flag("--ipv6", c.transport.tcp.ipv6, "Prefer the interface's IPv6 address");
-  run.add_option("--socket-buffer", c.socket_buffer, "SO_SNDBUF/SO_RCVBUF size (0: kernel autotuning)")->capture_default_str();
+  run.add_option("--tcp-streams", c.transport.tcp.streams, "Sockets per peer connection")->check(CLI::Range(1, 64))->capture_default_str()->group("TCP");
+  run.add_option("--iface", c.transport.tcp.iface, "Bind the data sockets to this interface")->group("TCP");
+  run.add_option("--bind", c.transport.tcp.address, "Bind the data sockets to this address")->group("TCP");
+  run.add_flag("--ipv6", c.transport.tcp.ipv6, "Prefer the interface's IPv6 address")->group("TCP");
+  run.add_option("--socket-buffer", c.socket_buffer, "SO_SNDBUF/SO_RCVBUF size (0: kernel autotuning)")->capture_default_str()->group("TCP");
 }
 
 void add_verbs_options(CLI::App& run, ccb::VerbsOptions& v) {
@@ -62,6 +62,16 @@ void add_verbs_options(CLI::App& run, ccb::VerbsOptions& v) {
   run.add_option("--ib-fault", v.fault, "")
       ->transform(CLI::CheckedTransformer(std::map<std::string, VerbsFault>{
           {"none", VerbsFault::kNone}, {"bad-rkey", VerbsFault::kBadRkey}, {"bad-tag", VerbsFault::kBadTag}}))->group("");
+}
+
+// A flag of one transport given to another would be silently ignored: refuse it.
+void check_transport_flags(const CLI::App& run, const std::string& transport) {
+  for (const CLI::Option* o : run.get_options()) {
+    const std::string& group = o->get_group();
+    if (o->count() == 0 || (group != "TCP" && group != "Verbs")) continue;
+    if ((group == "TCP") != (transport == "tcp"))
+      ccb::throw_invalid(o->get_name() + " is a " + group + " flag; it has no effect with --transport " + transport);
+  }
 }
 
 int run_main(ccb::cli::RunCommand& c, bool np_given, bool spin_given, const std::vector<std::string>& argv) {
@@ -113,6 +123,7 @@ int main(int argc, char** argv) {
       launch_plan.grace = std::chrono::milliseconds(static_cast<long long>(launch_timeout * 1000));
       return ccb::run_local_job(launch_plan);
     }
+    check_transport_flags(*run, run_cmd.transport.name);
     std::vector<std::string> args(argv, argv + argc);
     return run_main(run_cmd, run->count("--np") > 0, run->count("--spin-us") > 0, args);
   } catch (const std::exception& e) {
