@@ -27,7 +27,8 @@ class NativeLink final : public PeerLink {
   bool peer_left() override {
     char byte;
     ssize_t n = ::recv(socket_.get(), &byte, 1, MSG_DONTWAIT | MSG_PEEK);
-    return n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) || n > 0;  // the peer never writes again
+    // EOF, a reset, or bytes (a peer never writes after the handshake): it is gone.
+    return n >= 0 || (errno != EAGAIN && errno != EINTR);
   }
 
  private:

@@ -75,7 +75,7 @@ void connect_rc_qp(ibv_qp* qp, const PortChoice& port, const VerbsOptions& o, co
   attr.ah_attr.port_num = static_cast<uint8_t>(port.port);
   attr.ah_attr.sl = static_cast<uint8_t>(o.service_level);
   attr.ah_attr.dlid = remote.lid;
-  if (port.attr.link_layer == IBV_LINK_LAYER_ETHERNET || port.gid_type != "IB") {
+  if (port.attr.link_layer == IBV_LINK_LAYER_ETHERNET) {  // RoCE routes by GID; IB by LID
     attr.ah_attr.is_global = 1;
     attr.ah_attr.grh.dgid = remote.gid;
     attr.ah_attr.grh.sgid_index = static_cast<uint8_t>(port.gid_index);
