@@ -8,7 +8,7 @@
 
 #include "bootstrap/local_launcher.h"
 #include "core/error.h"
-#include "error_report.h"
+#include "profile_listing.h"
 #include "run_command.h"
 #include "transport/verbs/verbs_device.h"
 
@@ -34,6 +34,12 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("--spin-us", c.spin_us, "Busy-poll this long before sleeping in epoll")->check(CLI::Range(0, 1000000))->capture_default_str();
   run.add_option("--chunk-bytes", c.chunk_bytes, "Pipeline chunk size")->capture_default_str();
   run.add_option("--slots", c.slots, "Chunks received ahead")->check(CLI::Range(1, 64))->capture_default_str();
+  run.add_option("--profile", c.profiles, "LLM step to measure: NAME[:ddp|tp|fsdp] (a preset or a model .json); repeatable")->group("Profiles");
+  run.add_option("--trace", c.trace, "Replay a collective trace (JSON lines of {op, bytes, dtype}) in order")->group("Profiles");
+  run.add_option("--trace-passes", c.trace_passes, "Timed passes over the trace")->capture_default_str()->group("Profiles");
+  run.add_option("--json", c.json_path, "Write results as JSON (rewritten atomically after each size)")->group("Output");
+  run.add_option("--csv", c.csv_path, "Write results as CSV (rewritten atomically after each size)")->group("Output");
+  run.add_option("--line-rate", c.line_rate, "Link rate in bit/s for utilization (100G, 2.5G); default: what the NIC reports")->group("Output");
   run.add_option("--tcp-streams", c.transport.tcp.streams, "Sockets per peer connection")->check(CLI::Range(1, 64))->capture_default_str()->group("TCP");
   run.add_option("--iface", c.transport.tcp.iface, "Bind the data sockets to this interface")->group("TCP");
   run.add_option("--bind", c.transport.tcp.address, "Bind the data sockets to this address")->group("TCP");
@@ -76,6 +82,7 @@ void check_transport_flags(const CLI::App& run, const std::string& transport) {
 
 int run_main(ccb::cli::RunCommand& c, bool np_given, bool spin_given, const std::vector<std::string>& argv) {
   c.np_given = np_given;
+  c.argv = argv;
   c.transport.tcp.socket_buffer = static_cast<int>(ccb::parse_bytes(c.socket_buffer));
   const bool launched = std::getenv("CCB_LAUNCHED") || std::getenv("CCB_RANK") || std::getenv("RANK") ||
                         std::getenv("OMPI_COMM_WORLD_RANK") || std::getenv("PMI_RANK") || std::getenv("SLURM_PROCID");
@@ -105,6 +112,8 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand("run", "Run a collective over a range of sizes and print a table");
   add_run_options(*run, run_cmd);
   add_verbs_options(*run, run_cmd.transport.verbs);
+  bool list_profiles = false;
+  run->add_flag("--list-profiles", list_profiles, "Show each preset's (or --profile's) derived collectives and exit")->group("Profiles");
   ccb::LocalLaunch launch_plan;
   double launch_timeout = 60;
   CLI::App* launch = app.add_subcommand("launch", "Start N ranks of any program on this host with CCB_* set (like torchrun)");
@@ -123,10 +132,11 @@ int main(int argc, char** argv) {
       launch_plan.grace = std::chrono::milliseconds(static_cast<long long>(launch_timeout * 1000));
       return ccb::run_local_job(launch_plan);
     }
+    if (list_profiles) return ccb::cli::list_profiles(std::cout, run_cmd.profiles);
     check_transport_flags(*run, run_cmd.transport.name);
     std::vector<std::string> args(argv, argv + argc);
     return run_main(run_cmd, run->count("--np") > 0, run->count("--spin-us") > 0, args);
   } catch (const std::exception& e) {
-    return ccb::cli::report_error(e);
+    return ccb::report_error(e);
   }
 }

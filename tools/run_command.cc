@@ -8,8 +8,11 @@
 #include "core/error.h"
 #include "core/reduce.h"
 #include "core/units.h"
-#include "error_report.h"
+#include "metrics/link_utilization.h"
+#include "profiles/trace.h"
+#include "runner/result_record.h"
 #include "runner/result_table.h"
+#include "runner/step_runner.h"
 
 namespace ccb::cli {
 
@@ -51,7 +54,14 @@ RunOptions RunCommand::run_options(Algorithm a) const {
   o.check = check != 0;
   o.in_place = in_place;
   o.chunks = ChunkPolicy{parse_bytes(chunk_bytes), slots};
+  o.line_rate_gbps = line_rate.empty() ? 0 : parse_line_rate(line_rate);
   return o;
+}
+
+std::vector<Profile> RunCommand::profile_list() const {
+  std::vector<Profile> out;
+  for (const std::string& p : profiles) out.push_back(resolve_profile(p));
+  return out;
 }
 
 void RunCommand::validate(int world) const {
@@ -60,6 +70,15 @@ void RunCommand::validate(int world) const {
   auto algorithms = algorithm_list();
   RunOptions o = run_options(algorithms.front());
   for (Algorithm a : algorithms) validate_algorithm(o.collective, a);
+  if (!profiles.empty() && !trace.empty()) throw_invalid("--profile and --trace each describe a step: give one of them");
+  if (trace_passes < 1) throw_invalid("--trace-passes must be at least 1");
+  if (!profiles.empty() || !trace.empty()) {
+    if (!sizes.empty() || !min_bytes.empty() || !max_bytes.empty())
+      throw_invalid("--profile/--trace set the sizes: drop -b, -e and --sizes");
+    profile_list();
+    if (!trace.empty()) load_trace(trace);
+    return;
+  }
   for (uint64_t s : size_list()) validate_size(o.collective, o.dtype, world, s);
 }
 
@@ -71,6 +90,89 @@ static std::string title(const RunCommand& c, const RunOptions& o, const Bootstr
   return s.str();
 }
 
+static JobInfo job_info(const RunCommand& c, const Bootstrap& b, const Transport& t) {
+  JobInfo j;
+  j.command = c.argv;
+  j.machine = probe_machine();
+  j.ranks = b.size();
+  j.bootstrap = b.name();
+  j.transport = std::string(t.name());
+  j.transport_settings = t.describe();
+  j.link = t.link();
+  j.line_rate_gbps = c.line_rate.empty() ? j.link.line_rate_gbps : parse_line_rate(c.line_rate);
+  j.line_rate_source = !c.line_rate.empty() ? "--line-rate" : j.line_rate_gbps > 0 ? "link" : "none";
+  j.isa = std::string(isa_name(active_isa()));
+  j.started_utc = utc_now_iso8601();
+  return j;
+}
+
+// Rank 0 prints and records; every rank measures.
+struct Output {
+  bool root;
+  ResultTable table;
+  ResultRecord record;
+};
+
+static uint64_t run_sweeps(const RunCommand& cmd, Communicator& comm, Bootstrap& boot, Output& out) {
+  uint64_t wrong = 0;
+  for (Algorithm a : cmd.algorithm_list()) {
+    RunOptions o = cmd.run_options(a);
+    CollectiveRunner runner(comm, boot, o);
+    if (out.root) out.table.header(title(cmd, o, boot, comm.transport()));
+    for (uint64_t bytes : cmd.size_list()) {
+      SizeResult r = runner.run(bytes);
+      wrong += r.wrong;
+      if (!out.root) continue;
+      out.table.row(r, o);
+      out.record.add(ResultRow{o, r, "", "", 0});
+    }
+    if (out.root) out.table.footer();
+  }
+  return wrong;
+}
+
+static uint64_t run_profiles(const RunCommand& cmd, Communicator& comm, Bootstrap& boot, Output& out) {
+  uint64_t wrong = 0;
+  for (const Profile& p : cmd.profile_list()) {
+    for (Algorithm a : cmd.algorithm_list()) {
+      RunOptions o = cmd.run_options(a);
+      if (out.root) out.table.header("profile " + p.name + ": " + p.summary + "\n# " + title(cmd, o, boot, comm.transport()), true);
+      double step_us = run_profile(comm, boot, p, o, [&](const ProfileRow& row) {
+        wrong += row.result.wrong;
+        if (!out.root) return;
+        out.table.row(row.result, row.options, row.entry.count);
+        out.record.add(ResultRow{row.options, row.result, p.name, row.entry.what, row.entry.count});
+      });
+      if (!out.root) continue;
+      out.table.footer();
+      out.table.step_line(p.name + " (" + std::string(algorithm_name(a)) + ")", step_us);
+      out.record.add(StepSummary{"profile", p.name, p.summary, std::string(algorithm_name(a)), step_us,
+                                 p.calls_per_step(), p.bytes_per_step(), {}});
+    }
+  }
+  return wrong;
+}
+
+static uint64_t run_trace(const RunCommand& cmd, Communicator& comm, Bootstrap& boot, Output& out) {
+  auto calls = load_trace(cmd.trace);
+  uint64_t bytes = 0;
+  for (const auto& c : calls) bytes += c.bytes;
+  uint64_t wrong = 0;
+  for (Algorithm a : cmd.algorithm_list()) {
+    TraceResult t = replay_trace(comm, boot, calls, cmd.run_options(a), cmd.trace_passes);
+    wrong += t.wrong;
+    if (!out.root) continue;
+    std::ostringstream s;
+    s << "# trace " << cmd.trace << ": " << t.calls << " calls, " << format_bytes(bytes) << ", algo=" << algorithm_name(a)
+      << ", " << t.passes << " timed passes: total p50 " << t.total_us.p50 / 1e3 << " ms, min " << t.total_us.min / 1e3
+      << " ms, max " << t.total_us.max / 1e3 << " ms, #wrong " << t.wrong << "\n";
+    std::cout << s.str() << std::flush;
+    out.record.add(StepSummary{"trace", cmd.trace, std::to_string(t.calls) + " calls replayed in order",
+                               std::string(algorithm_name(a)), t.total_us.p50, t.calls, bytes, t.total_us});
+  }
+  return wrong;
+}
+
 int run_rank(const RunCommand& cmd) {
   LaunchInfo info = detect_launch(process_env());
   if (cmd.np_given && info.source != "single" && info.world_size != cmd.np)
@@ -80,24 +182,20 @@ int run_rank(const RunCommand& cmd) {
   const auto timeout = std::chrono::milliseconds(static_cast<long long>(cmd.timeout_s * 1000));
   auto boot = make_bootstrap(info, timeout);
   uint64_t wrong = 0;
+  std::unique_ptr<Output> out;
   try {
     TransportPtr transport = make_transport(cmd.transport, boot->rank(), info.token, boot->local_address_hint());
     auto addresses = boot->allgather(transport->listen_address());
     Communicator comm(*transport, boot->rank(), boot->size(), addresses,
                       WaitPolicy{std::chrono::microseconds(cmd.spin_us), timeout});
-    ResultTable table(std::cout);
-    for (Algorithm a : cmd.algorithm_list()) {
-      RunOptions o = cmd.run_options(a);
-      CollectiveRunner runner(comm, *boot, o);
-      if (boot->rank() == 0) table.header(title(cmd, o, *boot, *transport));
-      for (uint64_t bytes : cmd.size_list()) {
-        SizeResult r = runner.run(bytes);
-        wrong += r.wrong;
-        if (boot->rank() == 0) table.row(r, o);
-      }
-      if (boot->rank() == 0) table.footer();
-    }
+    const bool root = boot->rank() == 0;
+    out.reset(new Output{root, ResultTable(std::cout),
+                         ResultRecord(job_info(cmd, *boot, *transport), root ? cmd.json_path : "", root ? cmd.csv_path : "")});
+    if (!cmd.profiles.empty()) wrong = run_profiles(cmd, comm, *boot, *out);
+    else if (!cmd.trace.empty()) wrong = run_trace(cmd, comm, *boot, *out);
+    else wrong = run_sweeps(cmd, comm, *boot, *out);
     boot->barrier();
+    out->record.finish(true);
   } catch (const std::exception& e) {
     int status = report_error(e);
     boot->abort_job();  // under MPI, end the job now rather than leave peers waiting

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "profiles/profile.h"
 #include "runner/collective_runner.h"
 #include "runner/transport_factory.h"
 
@@ -22,11 +23,18 @@ struct RunCommand {
   std::string chunk_bytes = "512K";
   int slots = 4;
   std::string socket_buffer = "0";
+  std::string line_rate;                 // --line-rate; "" reads the link
+  std::vector<std::string> profiles;     // --profile NAME[:mode]
+  std::string trace;                     // --trace FILE
+  int trace_passes = 5;
+  std::string json_path, csv_path;
+  std::vector<std::string> argv;         // the command line, for result records
   TransportChoice transport;
 
   std::vector<uint64_t> size_list() const;
   std::vector<Algorithm> algorithm_list() const;
   RunOptions run_options(Algorithm a) const;
+  std::vector<Profile> profile_list() const;
   // Fails fast, before any rank starts, on what can be judged without peers.
   void validate(int world_size) const;
 };

@@ -46,5 +46,8 @@ std::string describe(const ErrorContext& ctx);
 // Writes "ccbench: <line>\n" to stderr in one write(2), so that lines from ranks sharing
 // a terminal or pipe never interleave mid-line.
 void print_line_to_stderr(const std::string& line);
+// Prints "ccbench: error: <what>" as one line and returns the exit status it maps to:
+// 2 for bad input (flags, sizes, environment), 1 for everything else.
+int report_error(const std::exception& e);
 
 }  // namespace ccb

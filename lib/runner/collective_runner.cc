@@ -8,7 +8,10 @@
 #include "algo/ring_allreduce.h"
 #include "algo/tree_allreduce.h"
 #include "core/error.h"
+#include "metrics/bandwidth.h"
+#include "metrics/cpu_usage.h"
 #include "runner/data_pattern.h"
+#include "runner/rank_report.h"
 
 namespace ccb {
 
@@ -18,26 +21,6 @@ Algorithm parse_algorithm(std::string_view s) {
   if (s == "ring") return Algorithm::kRing;
   if (s == "tree") return Algorithm::kTree;
   throw_invalid("unknown algorithm '" + std::string(s) + "': use ring or tree");
-}
-
-std::string_view collective_name(CollectiveKind c) {
-  switch (c) {
-    case CollectiveKind::kAllreduce: return "allreduce";
-    case CollectiveKind::kReduceScatter: return "reduce_scatter";
-    case CollectiveKind::kAllGather: return "all_gather";
-  }
-  return "?";
-}
-
-CollectiveKind parse_collective(std::string_view s) {
-  for (auto c : {CollectiveKind::kAllreduce, CollectiveKind::kReduceScatter, CollectiveKind::kAllGather})
-    if (s == collective_name(c)) return c;
-  throw_invalid("unknown collective '" + std::string(s) + "': use allreduce, reduce_scatter or all_gather");
-}
-
-double busbw_factor(CollectiveKind c, int n) {
-  double f = static_cast<double>(n - 1) / n;
-  return c == CollectiveKind::kAllreduce ? 2 * f : f;
 }
 
 void validate_size(CollectiveKind c, DataType t, int ranks, uint64_t bytes) {
@@ -55,8 +38,9 @@ void validate_algorithm(CollectiveKind c, Algorithm a) {
 }
 
 CollectiveRunner::CollectiveRunner(Communicator& comm, Bootstrap& bootstrap, RunOptions options)
-    : comm_(comm), bootstrap_(bootstrap), opt_(options) {
+    : comm_(comm), bootstrap_(bootstrap), opt_(options), link_(comm.transport().link()) {
   validate_algorithm(opt_.collective, opt_.algorithm);
+  line_rate_ = opt_.line_rate_gbps > 0 ? opt_.line_rate_gbps : link_.line_rate_gbps;
 }
 
 CollectiveRunner::~CollectiveRunner() {
@@ -69,8 +53,8 @@ size_t CollectiveRunner::elements_per_rank(uint64_t bytes) const {
   return opt_.collective == CollectiveKind::kAllreduce ? total : total / comm_.size();
 }
 
-void CollectiveRunner::ensure_buffers(uint64_t bytes) {
-  if (send_buf_.size() >= bytes && send_mr_) return;
+bool CollectiveRunner::ensure_buffers(uint64_t bytes) {
+  if (send_buf_.size() >= bytes && send_mr_) return false;
   send_mr_.reset();
   recv_mr_.reset();
   size_t alloc = std::max<uint64_t>(bytes, 4096);
@@ -78,6 +62,7 @@ void CollectiveRunner::ensure_buffers(uint64_t bytes) {
   recv_buf_ = AlignedBuffer(alloc);
   send_mr_ = comm_.transport().register_memory(send_buf_.data(), alloc);
   recv_mr_ = comm_.transport().register_memory(recv_buf_.data(), alloc);
+  return true;
 }
 
 void CollectiveRunner::run_once(size_t count) {
@@ -149,45 +134,79 @@ uint64_t CollectiveRunner::check(size_t count) {
   return 0;
 }
 
-SizeResult CollectiveRunner::run(uint64_t bytes) {
-  validate_size(opt_.collective, opt_.dtype, comm_.size(), bytes);
-  SizeResult res;
-  res.bytes = bytes;
-  res.count = elements_per_rank(bytes);
-  res.iters = opt_.iters > 0 ? opt_.iters : static_cast<int>(std::clamp<uint64_t>((1ull << 30) / std::max<uint64_t>(bytes, 1), 5, 1000));
-  const int warmup = opt_.warmup >= 0 ? opt_.warmup : std::clamp(res.iters / 10, 2, 20);
-  ensure_buffers(bytes);
+int CollectiveRunner::default_iters(uint64_t bytes) const {
+  if (opt_.iters > 0) return opt_.iters;
+  return static_cast<int>(std::clamp<uint64_t>((1ull << 30) / std::max<uint64_t>(bytes, 1), 5, 1000));
+}
 
+uint64_t CollectiveRunner::prepare(uint64_t bytes) {
+  validate_size(opt_.collective, opt_.dtype, comm_.size(), bytes);
+  count_ = elements_per_rank(bytes);
+  ensure_buffers(bytes);
   uint64_t wrong = 0;
   if (opt_.check) {
-    fill_inputs(res.count, false);
-    run_once(res.count);
-    wrong = check(res.count);
+    fill_inputs(count_, false);
+    run_once(count_);
+    wrong = check(count_);
   }
   // In place, repeated sums would overflow: time on zeros (same work, stable values).
   // Out of place the checked run left the inputs as they were.
-  if (opt_.in_place || !opt_.check) fill_inputs(res.count, opt_.in_place);
-  for (int i = 0; i < warmup; ++i) run_once(res.count);
-  bootstrap_.barrier();
-  auto t0 = Clock::now();
-  for (int i = 0; i < res.iters; ++i) run_once(res.count);
-  double mean_us = seconds_since(t0) * 1e6 / res.iters;
-  if (opt_.check && !opt_.in_place) wrong += check(res.count);
+  if (opt_.in_place || !opt_.check) fill_inputs(count_, opt_.in_place);
+  return wrong;
+}
 
-  std::string mine(sizeof(double) + sizeof(uint64_t), '\0');
-  std::memcpy(mine.data(), &mean_us, sizeof mean_us);
-  std::memcpy(mine.data() + sizeof mean_us, &wrong, sizeof wrong);
-  for (const std::string& s : bootstrap_.allgather(mine)) {
-    double m;
-    uint64_t w;
-    std::memcpy(&m, s.data(), sizeof m);
-    std::memcpy(&w, s.data() + sizeof m, sizeof w);
-    res.rank_mean_us.push_back(m);
-    res.time_us = std::max(res.time_us, m);
-    res.wrong += w;
-  }
-  res.algbw_gbps = res.time_us > 0 ? static_cast<double>(bytes) / (res.time_us * 1e3) : 0;
+void CollectiveRunner::resize(uint64_t bytes) {
+  validate_size(opt_.collective, opt_.dtype, comm_.size(), bytes);
+  count_ = elements_per_rank(bytes);
+  if (ensure_buffers(bytes)) fill_inputs(count_, true);  // fresh memory may hold NaNs or denormals
+}
+
+double CollectiveRunner::time_one() {
+  auto t0 = Clock::now();
+  run_once(count_);
+  return seconds_since(t0);
+}
+
+uint64_t CollectiveRunner::check_after_timing() {
+  return opt_.check && !opt_.in_place ? check(count_) : 0;
+}
+
+SizeResult CollectiveRunner::run(uint64_t bytes) {
+  SizeResult res;
+  res.bytes = bytes;
+  res.iters = default_iters(bytes);
+  const int warmup = opt_.warmup >= 0 ? opt_.warmup : std::clamp(res.iters / 10, 2, 20);
+  RankReport mine;
+  mine.wrong = prepare(bytes);
+  res.count = count_;
+  for (int i = 0; i < warmup; ++i) run_once(count_);
+
+  bootstrap_.barrier();
+  auto sent0 = nic_bytes_sent(link_);
+  CpuWindow cpu;
+  for (int i = 0; i < res.iters; ++i) mine.iter_us.push_back(time_one() * 1e6);
+  bootstrap_.barrier();  // the window closes when every rank is done
+  mine.window_s = cpu.wall_seconds();
+  mine.cpu_pct = cpu.percent();
+  auto sent1 = nic_bytes_sent(link_);
+  if (sent0 && sent1) mine.counter = {nic_counter_key(link_), *sent1 - *sent0, mine.window_s};
+  mine.wrong += check_after_timing();
+
+  CombinedReport all = exchange_reports(bootstrap_, mine);
+  res.time_us = all.time_us;
+  res.latency_us = all.latency_us;
+  res.iter_max_us = all.iter_max_us;
+  res.rank_mean_us = all.rank_mean_us;
+  res.rank_cpu_pct = all.rank_cpu_pct;
+  res.cpu_pct_mean = all.cpu_pct_mean;
+  res.cpu_pct_max = all.cpu_pct_max;
+  res.wrong = all.wrong;
+  res.algbw_gbps = algbw_gbps(bytes, res.time_us * 1e-6);
   res.busbw_gbps = res.algbw_gbps * busbw_factor(opt_.collective, comm_.size());
+  res.line_rate_gbps = line_rate_;
+  res.link_util_pct = utilization_pct(res.busbw_gbps, line_rate_);
+  res.counter = all.counter;
+  if (all.counter) res.counter_util_pct = utilization_pct(all.counter->gbytes_per_s, line_rate_);
   return res;
 }
 

@@ -1,28 +1,28 @@
 // One benchmark loop shared by the CLI and the benchmark drivers: buffers allocated and
-// registered once, a checked run, warm-up, a barrier, timed iterations, and the time
-// per size taken as the slowest rank's mean.
+// registered once, a checked run, warm-up, a barrier, timed iterations inside one
+// barrier-bounded window (CPU time and NIC counters read at its edges), and the ranks'
+// measurements combined: per iteration the slowest rank.
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "algo/collective.h"
 #include "algo/communicator.h"
 #include "bootstrap/bootstrap.h"
+#include "core/collective_kind.h"
 #include "core/aligned_buffer.h"
+#include "metrics/latency_stats.h"
+#include "metrics/link_utilization.h"
 
 namespace ccb {
 
 enum class Algorithm { kRing, kTree };
-enum class CollectiveKind { kAllreduce, kReduceScatter, kAllGather };
 
 std::string_view algorithm_name(Algorithm a);
 Algorithm parse_algorithm(std::string_view s);
-std::string_view collective_name(CollectiveKind c);
-CollectiveKind parse_collective(std::string_view s);
-// nccl-tests' bus bandwidth factor: 2(n-1)/n for AllReduce, (n-1)/n for the others.
-double busbw_factor(CollectiveKind c, int ranks);
 
 // Throw kInvalidArgument, naming the fix, for what the collective cannot take.
 void validate_size(CollectiveKind c, DataType t, int ranks, uint64_t bytes);
@@ -39,17 +39,25 @@ struct RunOptions {
   bool check = true;
   bool in_place = false;
   ChunkPolicy chunks;
+  double line_rate_gbps = 0;  // --line-rate; 0: what the transport's link reports
 };
 
 struct SizeResult {
   uint64_t bytes = 0;   // the whole buffer, as nccl-tests' "size"
   size_t count = 0;     // elements (per rank for reduce-scatter / all-gather)
   int iters = 0;
-  double time_us = 0;   // max over ranks of the per-rank mean
+  double time_us = 0;   // max over ranks of the per-rank mean (nccl-tests' time)
   double algbw_gbps = 0;
   double busbw_gbps = 0;
+  LatencyStats latency_us;  // per iteration, the slowest rank's time
+  std::vector<double> iter_max_us;  // those times, in order
+  double cpu_pct_mean = 0, cpu_pct_max = 0;
+  double line_rate_gbps = 0;              // 0: unknown, and no utilization
+  std::optional<double> link_util_pct;    // busbw x 8 / line rate
+  std::optional<CounterRate> counter;     // the NICs' own byte counters
+  std::optional<double> counter_util_pct;
   uint64_t wrong = 0;   // summed over ranks; 0 when not checked
-  std::vector<double> rank_mean_us;
+  std::vector<double> rank_mean_us, rank_cpu_pct;
 };
 
 class CollectiveRunner {
@@ -58,8 +66,20 @@ class CollectiveRunner {
   ~CollectiveRunner();
   SizeResult run(uint64_t bytes);
 
+  // The pieces of run(), for drivers that time each call themselves (Google Benchmark).
+  // prepare: validates, sizes the buffers, runs once checked and leaves the inputs
+  // ready; returns this rank's wrong elements. time_one: seconds of one call.
+  uint64_t prepare(uint64_t bytes);
+  void resize(uint64_t bytes);  // the size of later time_one() calls, inputs unchecked
+  double time_one();
+  uint64_t check_after_timing();  // out of place only; 0 otherwise
+  int default_iters(uint64_t bytes) const;
+  const LinkInfo& link() const { return link_; }
+  double line_rate_gbps() const { return line_rate_; }
+  const RunOptions& options() const { return opt_; }
+
  private:
-  void ensure_buffers(uint64_t bytes);
+  bool ensure_buffers(uint64_t bytes);  // true when it allocated
   void run_once(size_t count);
   uint64_t check(size_t count);
   void fill_inputs(size_t count, bool zero);
@@ -68,6 +88,9 @@ class CollectiveRunner {
   Communicator& comm_;
   Bootstrap& bootstrap_;
   RunOptions opt_;
+  LinkInfo link_;
+  double line_rate_ = 0;
+  size_t count_ = 0;  // prepared size, in elements
   AlignedBuffer send_buf_, recv_buf_;
   MemoryRegionPtr send_mr_, recv_mr_;
 };

@@ -5,21 +5,36 @@
 
 namespace ccb {
 
-void ResultTable::header(const std::string& title) {
+void ResultTable::header(const std::string& title, bool profile) {
+  profile_ = profile;
   busbw_.clear();
   wrong_ = 0;
-  char line[256];
-  std::snprintf(line, sizeof line, "%12s %12s %9s %7s %5s %12s %11s %11s %7s\n", "size", "count", "type", "redop",
-                "algo", "time_us", "algbw_GBps", "busbw_GBps", "#wrong");
+  char line[320];
+  int n = profile ? std::snprintf(line, sizeof line, "%15s %6s ", "collective", "calls") : 0;
+  std::snprintf(line + n, sizeof line - static_cast<size_t>(n),
+                "%12s %12s %9s %7s %5s %12s %11s %11s %11s %6s %6s %7s\n", "size", "count", "type", "redop", "algo",
+                "time_us", "algbw_GBps", "busbw_GBps", "p99_us", "link%", "cpu%", "#wrong");
   out_ << "#\n# " << title << "\n#\n" << line << std::flush;
 }
 
-void ResultTable::row(const SizeResult& r, const RunOptions& o) {
-  char line[256];
-  std::snprintf(line, sizeof line, "%12llu %12zu %9s %7s %5s %12.2f %11.3f %11.3f %7llu\n",
+static std::string percent(const std::optional<double>& v) {
+  if (!v) return "-";
+  char b[16];
+  std::snprintf(b, sizeof b, "%.1f", *v);
+  return b;
+}
+
+void ResultTable::row(const SizeResult& r, const RunOptions& o, uint64_t calls_per_step) {
+  char line[320];
+  int n = profile_ ? std::snprintf(line, sizeof line, "%15s %6llu ", std::string(collective_name(o.collective)).c_str(),
+                                   static_cast<unsigned long long>(calls_per_step))
+                   : 0;
+  std::snprintf(line + n, sizeof line - static_cast<size_t>(n),
+                "%12llu %12zu %9s %7s %5s %12.2f %11.3f %11.3f %11.2f %6s %6.0f %7llu\n",
                 static_cast<unsigned long long>(r.bytes), r.count, std::string(dtype_name(o.dtype)).c_str(),
                 std::string(op_name(o.op)).c_str(), std::string(algorithm_name(o.algorithm)).c_str(), r.time_us,
-                r.algbw_gbps, r.busbw_gbps, static_cast<unsigned long long>(r.wrong));
+                r.algbw_gbps, r.busbw_gbps, r.latency_us.p99, percent(r.link_util_pct).c_str(), r.cpu_pct_mean,
+                static_cast<unsigned long long>(r.wrong));
   out_ << line << std::flush;
   busbw_.push_back(r.busbw_gbps);
   wrong_ += r.wrong;
@@ -30,6 +45,12 @@ void ResultTable::footer() {
   char line[128];
   std::snprintf(line, sizeof line, "# Out of bounds values : %llu %s\n# Avg bus bandwidth    : %.3f GB/s\n",
                 static_cast<unsigned long long>(wrong_), wrong_ ? "FAILED" : "OK", avg);
+  out_ << line << std::flush;
+}
+
+void ResultTable::step_line(const std::string& what, double comm_us) {
+  char line[256];
+  std::snprintf(line, sizeof line, "# %s: %.3f ms of communication per training step\n", what.c_str(), comm_us / 1e3);
   out_ << line << std::flush;
 }
 

@@ -64,6 +64,16 @@ class Connection {
 };
 using ConnectionPtr = std::unique_ptr<Connection>;
 
+// The link a transport sends on, for utilization figures and result records.
+struct LinkInfo {
+  std::string nic;               // "lo", "eth0", "mlx5_0:1"; "" when not known
+  std::string driver;            // "veth", "mlx5_core", "rxe"; "" when not known
+  std::string firmware;          // "" when the NIC reports none
+  double line_rate_gbps = 0;     // 0: the link reports no rate (loopback, veth)
+  std::string tx_counter;        // file counting what this NIC sent; "" when none
+  uint64_t tx_counter_unit = 1;  // bytes per count: 4 for InfiniBand's port_xmit_data
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -82,6 +92,7 @@ class Transport {
   virtual void abort(const std::string& why) = 0;
   // One line of settings for result records ("tcp streams=2 addr=127.0.0.1 ...").
   virtual std::string describe() const = 0;
+  virtual LinkInfo link() const = 0;
 };
 using TransportPtr = std::unique_ptr<Transport>;
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "transport/tcp/netdev_info.h"
 #include "transport/tcp/tcp_connection.h"
 #include "transport/tcp/tcp_wire.h"
 
@@ -66,6 +67,8 @@ std::string TcpTransport::describe() const {
   if (!opts_.iface.empty()) s << " iface=" << opts_.iface;
   return s.str();
 }
+
+LinkInfo TcpTransport::link() const { return netdev_link(opts_.iface.empty() ? interface_holding(bound_) : opts_.iface); }
 
 void TcpTransport::prepare_data_socket(int fd) const {
   set_nodelay(fd);

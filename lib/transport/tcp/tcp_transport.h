@@ -31,6 +31,7 @@ class TcpTransport final : public Transport {
   void wait_for_progress(std::chrono::microseconds timeout) override;
   void abort(const std::string& why) override;
   std::string describe() const override;
+  LinkInfo link() const override;
 
   // For connections and their requests.
   void progress();

@@ -1,5 +1,7 @@
 #include "transport/verbs/verbs_device.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <sstream>
 
@@ -95,11 +97,46 @@ void check_device(const VerbsOptions& o) {
   choose_port(ctx.get(), o);
 }
 
+double ib_line_rate_gbps(uint8_t width, uint8_t speed) {
+  int lanes = width == 1 ? 1 : width == 2 ? 4 : width == 4 ? 8 : width == 8 ? 12 : width == 16 ? 2 : 0;
+  double lane = 0;
+  switch (static_cast<unsigned>(speed)) {
+    case 1: lane = 2.5; break;   // SDR
+    case 2: lane = 5; break;     // DDR
+    case 4: case 8: lane = 10; break;  // QDR, FDR10
+    case 16: lane = 14; break;   // FDR
+    case 32: lane = 25; break;   // EDR
+    case 64: lane = 50; break;   // HDR
+    case 128: lane = 100; break; // NDR
+    default: break;
+  }
+  return lanes * lane;
+}
+
+LinkInfo verbs_link(const PortChoice& c) {
+  LinkInfo l;
+  l.nic = c.device + ":" + std::to_string(c.port);
+  l.firmware = c.firmware;
+  l.line_rate_gbps = ib_line_rate_gbps(c.attr.active_width, c.attr.active_speed);
+  std::string counter = "/sys/class/infiniband/" + c.device + "/ports/" + std::to_string(c.port) + "/counters/port_xmit_data";
+  if (access(counter.c_str(), R_OK) == 0) {
+    l.tx_counter = counter;
+    l.tx_counter_unit = 4;
+  }
+  char driver[256] = {};
+  std::string link = "/sys/class/infiniband/" + c.device + "/device/driver";
+  ssize_t n = readlink(link.c_str(), driver, sizeof driver - 1);
+  std::string target(driver, n > 0 ? static_cast<size_t>(n) : 0);
+  l.driver = n > 0 ? target.substr(target.rfind('/') + 1) : c.device.substr(0, c.device.find_first_of("0123456789_"));
+  return l;
+}
+
 PortChoice choose_port(ibv_context* ctx, const VerbsOptions& o) {
   PortChoice c;
   c.device = ibv_get_device_name(ctx->device);
   ibv_device_attr dev{};
   if (ibv_query_device(ctx, &dev) != 0) throw_errno("ibv_query_device(" + c.device + ")", {-1, -1, "verbs", "setup", errno});
+  c.firmware = dev.fw_ver;
   c.port = o.port;
   for (int p = 1; c.port == 0 && p <= dev.phys_port_cnt; ++p) {
     ibv_port_attr a{};

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "transport/verbs/verbs_options.h"
+#include "transport/transport.h"
 #include "transport/verbs/verbs_resources.h"
 
 namespace ccb::verbs {
@@ -18,8 +19,14 @@ struct PortChoice {
   int gid_index = 0;
   ibv_gid gid{};
   std::string gid_type;  // "IB", "RoCE v1", "RoCE v2"
+  std::string firmware;
   std::string describe() const;  // "rxe0:1 gid[1]=::ffff:192.0.2.1 (RoCE v2) mtu=1024"
 };
+
+// Signalling rate of `width` lanes at `speed`, as ibv_devinfo shows them; 0 if unknown.
+double ib_line_rate_gbps(uint8_t active_width, uint8_t active_speed);
+// Rate, firmware and the port's port_xmit_data counter (4-byte units), when sysfs has it.
+LinkInfo verbs_link(const PortChoice& port);
 
 // Higher is better: RoCE v2 over v1, an IPv4-mapped address, then not link-local.
 int score_gid(const ibv_gid_entry& e);

@@ -30,6 +30,7 @@ class VerbsTransport final : public Transport {
   void wait_for_progress(std::chrono::microseconds timeout) override;
   void abort(const std::string& why) override;
   std::string describe() const override;
+  LinkInfo link() const override { return verbs_link(handles_.port); }
 
   const PortChoice& port() const { return handles_.port; }
   size_t registrations() const { return cache_->registrations(); }

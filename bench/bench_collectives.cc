@@ -1,0 +1,260 @@
+// Google Benchmark drivers for the collectives: one benchmark per (collective,
+// algorithm, transport) and size, and per profile entry, plus a "step" benchmark per
+// profile. Every rank runs the same benchmarks with a fixed iteration count; each
+// iteration's manual time is the slowest rank's, and only rank 0 reports. The
+// counters: algbw/busbw (GB/s), p50/p95/p99 (us), link and NIC-counter utilization
+// (%, -1 without a line rate), CPU (% of a core, mean over ranks) and wrong elements.
+//
+//   ccbench launch --np 4 -- bench_collectives --benchmark_format=json
+//   bench_collectives --np 4 --profile llama2-7b:tp --benchmark_out=r.json
+//   mpirun -np 4 bench_collectives --transport verbs
+#include <benchmark/benchmark.h>
+
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+#include "algo/communicator.h"
+#include "bootstrap/bootstrap_factory.h"
+#include "bootstrap/local_launcher.h"
+#include "core/error.h"
+#include "core/reduce.h"
+#include "metrics/link_utilization.h"
+#include "profiles/profile.h"
+#include "runner/result_record.h"
+#include "runner/step_runner.h"
+#include "runner/transport_factory.h"
+
+namespace {
+
+struct BenchOptions {
+  int np = 1;
+  std::string sizes = "64K,1M,25M,64M";
+  std::vector<std::string> profiles;
+  std::string collectives = "allreduce,reduce_scatter,all_gather";
+  std::string algos = "ring,tree";
+  std::string dtype = "float";
+  int iters = 20, warmup = 3;
+  std::string line_rate;
+  double timeout_s = 60;
+  int spin_us = 50;
+  ccb::TransportChoice transport;
+};
+
+// What every benchmark of this rank shares: the job, and the measured means (slowest
+// rank, us) a profile's step benchmark adds up.
+struct BenchJob {
+  const BenchOptions& opt;
+  ccb::Bootstrap& boot;
+  ccb::Communicator& comm;
+  std::map<std::string, double> mean_us;  // benchmark name -> mean slowest-rank time
+};
+
+// The runner times the agreed number of iterations back to back, as nccl-tests does,
+// and combines the ranks; the loop below then gives Google Benchmark each iteration's
+// slowest-rank time. Synchronising the ranks inside the loop instead would add the
+// agreement's skew to every iteration.
+void measure(benchmark::State& state, BenchJob& job, ccb::CollectiveRunner& runner, uint64_t bytes,
+             const std::string& name) {
+  ccb::SizeResult r = runner.run(bytes);
+  size_t i = 0;
+  for (auto _ : state) state.SetIterationTime(r.iter_max_us.at(i++) * 1e-6);
+  job.mean_us[name] = r.time_us;
+  state.SetBytesProcessed(static_cast<int64_t>(bytes) * state.iterations());
+  state.counters["algbw_GBps"] = r.algbw_gbps;
+  state.counters["busbw_GBps"] = r.busbw_gbps;
+  state.counters["p50_us"] = r.latency_us.p50;
+  state.counters["p95_us"] = r.latency_us.p95;
+  state.counters["p99_us"] = r.latency_us.p99;
+  state.counters["cpu_pct"] = r.cpu_pct_mean;
+  state.counters["wrong"] = static_cast<double>(r.wrong);
+  // Without a line rate or a counter there is no utilization: -1 says so in the JSON.
+  state.counters["link_util_pct"] = r.link_util_pct.value_or(-1);
+  state.counters["counter_util_pct"] = r.counter_util_pct.value_or(-1);
+  if (r.wrong > 0) state.SkipWithError("wrong results: the collective is broken");
+}
+
+ccb::RunOptions options_for(const BenchOptions& b, ccb::CollectiveKind c, ccb::Algorithm a, ccb::DataType t) {
+  ccb::RunOptions o;
+  o.collective = c;
+  o.algorithm = a;
+  o.dtype = t;
+  o.line_rate_gbps = b.line_rate.empty() ? 0 : ccb::parse_line_rate(b.line_rate);
+  o.iters = b.iters;
+  o.warmup = b.warmup;
+  return o;
+}
+
+std::vector<std::string> split(const std::string& csv) {
+  std::vector<std::string> out;
+  std::stringstream in(csv);
+  for (std::string s; std::getline(in, s, ',');) out.push_back(s);
+  return out;
+}
+
+void register_sweeps(BenchJob& job) {
+  const std::string transport(job.comm.transport().name());
+  for (const std::string& cname : split(job.opt.collectives))
+    for (const std::string& aname : split(job.opt.algos)) {
+      auto c = ccb::parse_collective(cname);
+      auto a = ccb::parse_algorithm(aname);
+      if (a == ccb::Algorithm::kTree && c != ccb::CollectiveKind::kAllreduce) continue;  // tree is AllReduce-only
+      ccb::RunOptions o = options_for(job.opt, c, a, ccb::parse_dtype(job.opt.dtype));
+      for (uint64_t bytes : ccb::parse_byte_list(job.opt.sizes)) {
+        bytes = ccb::padded_bytes(c, o.dtype, job.comm.size(), bytes);
+        std::string name = cname + "/" + aname + "/" + transport + "/" + std::to_string(bytes);
+        benchmark::RegisterBenchmark(name.c_str(), [&job, o, bytes, name](benchmark::State& st) {
+          ccb::CollectiveRunner runner(job.comm, job.boot, o);
+          measure(st, job, runner, bytes, name);
+        })->UseManualTime()->Iterations(job.opt.iters)->Unit(benchmark::kMicrosecond);
+      }
+    }
+}
+
+// Per entry a benchmark, then "<profile>/step/<algo>/<transport>": one iteration whose
+// time is the step's communication, sum of count x mean over the entries.
+void register_profile(BenchJob& job, const ccb::Profile& p, ccb::Algorithm a) {
+  const std::string transport(job.comm.transport().name());
+  const std::string aname(ccb::algorithm_name(a));
+  std::vector<std::pair<std::string, uint64_t>> entries;  // benchmark name, calls per step
+  for (const ccb::ProfileEntry& e : p.entries) {
+    ccb::RunOptions o = options_for(job.opt, e.op, e.op == ccb::CollectiveKind::kAllreduce ? a : ccb::Algorithm::kRing, e.dtype);
+    uint64_t bytes = ccb::padded_bytes(e.op, e.dtype, job.comm.size(), e.bytes);
+    std::string name = p.name + "/" + std::string(ccb::collective_name(e.op)) + "/" +
+                       std::string(ccb::algorithm_name(o.algorithm)) + "/" + transport + "/" + std::to_string(bytes);
+    entries.emplace_back(name, e.count);
+    benchmark::RegisterBenchmark(name.c_str(), [&job, o, bytes, name, count = e.count](benchmark::State& st) {
+      ccb::CollectiveRunner runner(job.comm, job.boot, o);
+      measure(st, job, runner, bytes, name);
+      st.counters["calls_per_step"] = static_cast<double>(count);
+    })->UseManualTime()->Iterations(job.opt.iters)->Unit(benchmark::kMicrosecond);
+  }
+  std::string step = p.name + "/step/" + aname + "/" + transport;
+  benchmark::RegisterBenchmark(step.c_str(), [&job, entries](benchmark::State& st) {
+    double step_us = 0;
+    bool complete = true;
+    for (const auto& [name, count] : entries) {
+      auto it = job.mean_us.find(name);
+      if (it == job.mean_us.end()) complete = false;
+      else step_us += static_cast<double>(count) * it->second;
+    }
+    for (auto _ : st) st.SetIterationTime(step_us * 1e-6);
+    st.counters["step_ms"] = step_us / 1e3;
+    if (!complete) st.SkipWithError("filtered out some entries of this profile: run them too for a step time");
+  })->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+}
+
+// Rank 0 reports; the others measure in silence.
+class SilentReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
+};
+
+void add_options(CLI::App& app, BenchOptions& o) {
+  app.add_option("--np", o.np, "Ranks to start on this host when not launched")->check(CLI::Range(1, 1024));
+  app.add_option("--transport", o.transport.name, "tcp or verbs")->check(CLI::IsMember({"tcp", "verbs"}));
+  app.add_option("--sizes", o.sizes, "Sizes of the sweep benchmarks")->capture_default_str();
+  app.add_option("--profile", o.profiles, "LLM profile NAME[:ddp|tp|fsdp]; repeatable");
+  app.add_option("--collectives", o.collectives, "Collectives of the sweep")->capture_default_str();
+  app.add_option("--algo", o.algos, "ring, tree or ring,tree")->capture_default_str();
+  app.add_option("-d,--dtype", o.dtype, "Element type of the sweep")->capture_default_str();
+  app.add_option("--iters", o.iters, "Iterations of every benchmark, the same on every rank")->check(CLI::Range(1, 1000000));
+  app.add_option("--warmup", o.warmup, "Untimed calls before each benchmark")->check(CLI::Range(0, 1000000));
+  app.add_option("--line-rate", o.line_rate, "Link rate in bit/s (100G) when the NIC reports none");
+  app.add_option("--timeout", o.timeout_s, "Seconds before a silent peer is declared gone");
+  app.add_option("--tcp-streams", o.transport.tcp.streams, "Sockets per peer (tcp)")->check(CLI::Range(1, 64));
+  app.add_option("--iface", o.transport.tcp.iface, "Interface of the data sockets (tcp)");
+  app.add_option("--ib-dev", o.transport.verbs.device, "RDMA device (verbs)");
+  app.add_option("--ib-port", o.transport.verbs.port, "Port of the device (verbs)");
+  app.add_option("--gid-index", o.transport.verbs.gid_index, "GID index (verbs)");
+  app.add_option("--qps", o.transport.verbs.qps, "Queue pairs per connection (verbs)")->check(CLI::Range(1, 15));
+}
+
+int run_rank(const BenchOptions& opt) {
+  ccb::LaunchInfo info = ccb::detect_launch(ccb::process_env());
+  const auto timeout = std::chrono::milliseconds(static_cast<long long>(opt.timeout_s * 1000));
+  auto boot = ccb::make_bootstrap(info, timeout);
+  try {
+    auto transport = ccb::make_transport(opt.transport, boot->rank(), info.token, boot->local_address_hint());
+    auto addresses = boot->allgather(transport->listen_address());
+    ccb::Communicator comm(*transport, boot->rank(), boot->size(), addresses,
+                           ccb::WaitPolicy{std::chrono::microseconds(opt.spin_us), timeout});
+    BenchJob job{opt, *boot, comm, {}};
+    register_sweeps(job);
+    for (const std::string& spec : opt.profiles) {
+      ccb::Profile p = ccb::resolve_profile(spec);
+      for (const std::string& a : split(opt.algos)) register_profile(job, p, ccb::parse_algorithm(a));
+    }
+    ccb::LinkInfo link = transport->link();
+    ccb::MachineInfo machine = ccb::probe_machine();
+    benchmark::AddCustomContext("ccbench_version", ccb::kCcbenchVersion);
+    benchmark::AddCustomContext("ccbench_kernel", machine.kernel);
+    benchmark::AddCustomContext("ccbench_cpu", machine.cpu_model);
+    benchmark::AddCustomContext("ccbench_transport", transport->describe());
+    benchmark::AddCustomContext("ccbench_ranks", std::to_string(boot->size()));
+    benchmark::AddCustomContext("ccbench_bootstrap", boot->name());
+    benchmark::AddCustomContext("ccbench_nic", link.nic + (link.firmware.empty() ? "" : " fw " + link.firmware));
+    benchmark::AddCustomContext("ccbench_line_rate_gbps", opt.line_rate.empty() ? std::to_string(link.line_rate_gbps) : opt.line_rate);
+    benchmark::AddCustomContext("ccbench_reduce_isa", std::string(ccb::isa_name(ccb::active_isa())));
+    SilentReporter silent;
+    if (boot->rank() == 0) benchmark::RunSpecifiedBenchmarks();
+    else benchmark::RunSpecifiedBenchmarks(&silent);
+    boot->barrier();
+  } catch (const std::exception& e) {
+    int status = ccb::report_error(e);
+    boot->abort_job();
+    return status;
+  }
+  return 0;
+}
+
+bool launched() {
+  for (const char* v : {"CCB_LAUNCHED", "CCB_RANK", "RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);
+  std::vector<std::string> original(argv, argv + argc);
+  // Only rank 0 may write --benchmark_out: the others would race it for the file.
+  int rank = 0;
+  try {
+    rank = ccb::detect_launch(ccb::process_env()).rank;
+  } catch (const std::exception&) {
+    // a bad launch environment is reported once the rank starts
+  }
+  std::vector<char*> args(argv, argv + argc);
+  if (rank != 0)
+    std::erase_if(args, [](char* a) { return std::strncmp(a, "--benchmark_out", 15) == 0; });
+  int n = static_cast<int>(args.size());
+  benchmark::Initialize(&n, args.data());
+  BenchOptions opt;
+  CLI::App app{"ccbench collective benchmarks (Google Benchmark); --benchmark_* flags are Google Benchmark's"};
+  add_options(app, opt);
+  try {
+    app.parse(n, args.data());
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    for (const std::string& p : opt.profiles) ccb::resolve_profile(p);  // fail before any rank starts
+    if (!launched() && opt.np > 1) {
+      ccb::LocalLaunch plan;
+      plan.np = opt.np;
+      plan.argv = original;
+      plan.grace = std::chrono::milliseconds(static_cast<long long>(opt.timeout_s * 1000) + 5000);
+      return ccb::run_local_job(plan);
+    }
+    return run_rank(opt);
+  } catch (const std::exception& e) {
+    return ccb::report_error(e);
+  }
+}

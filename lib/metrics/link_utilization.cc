@@ -1,0 +1,68 @@
+#include "metrics/link_utilization.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <set>
+
+#include "core/error.h"
+
+namespace ccb {
+
+double parse_line_rate(std::string_view s) {
+  std::string str(s);
+  size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(str, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  std::string suffix = str.substr(used);
+  for (char& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (!suffix.empty() && suffix.back() == 'B') throw_invalid("--line-rate '" + str + "' is in bits per second: write 100G, not 100GB");
+  double scale = suffix.empty() ? 1e-9 : suffix == "K" ? 1e-6 : suffix == "M" ? 1e-3 : suffix == "G" ? 1 : suffix == "T" ? 1e3 : -1;
+  if (used == 0 || scale < 0 || !(v > 0))
+    throw_invalid("bad --line-rate '" + str + "': give bits per second, e.g. 100G, 2.5G or 400M");
+  return v * scale;
+}
+
+std::optional<double> utilization_pct(double gbytes_per_s, double line_rate_gbps) {
+  if (!(line_rate_gbps > 0)) return std::nullopt;
+  return gbytes_per_s * 8.0 / line_rate_gbps * 100.0;
+}
+
+std::optional<uint64_t> read_counter(const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  std::ifstream in(path);
+  uint64_t v = 0;
+  if (!(in >> v)) return std::nullopt;
+  return v;
+}
+
+std::string counter_scope() {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  struct stat st{};
+  std::string ns = stat("/proc/self/ns/net", &st) == 0 ? std::to_string(st.st_ino) : "?";
+  return std::string(host) + "/netns:" + ns;
+}
+
+std::optional<CounterRate> combine_counters(const std::vector<CounterReading>& ranks) {
+  if (ranks.empty()) return std::nullopt;
+  CounterRate r;
+  std::set<std::string> seen;
+  for (const CounterReading& c : ranks) {
+    if (c.key.empty()) return std::nullopt;
+    r.window_s = std::max(r.window_s, c.window_s);
+    if (seen.insert(c.key).second) r.bytes += c.delta_bytes;
+  }
+  if (r.window_s <= 0) return std::nullopt;
+  r.gbytes_per_s = static_cast<double>(r.bytes) / static_cast<double>(ranks.size()) / r.window_s / 1e9;
+  return r;
+}
+
+}  // namespace ccb

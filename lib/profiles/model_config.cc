@@ -1,0 +1,97 @@
+#include "profiles/model_config.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+
+namespace ccb {
+
+using nlohmann::json;
+
+std::string_view architecture_name(Architecture a) {
+  switch (a) {
+    case Architecture::kLlama: return "llama";
+    case Architecture::kGpt2: return "gpt2";
+    case Architecture::kBert: return "bert";
+    case Architecture::kT5: return "t5";
+  }
+  return "?";
+}
+
+Architecture parse_architecture(std::string_view s) {
+  for (auto a : {Architecture::kLlama, Architecture::kGpt2, Architecture::kBert, Architecture::kT5})
+    if (s == architecture_name(a)) return a;
+  throw_invalid("unknown architecture '" + std::string(s) + "': use llama, gpt2, bert or t5");
+}
+
+ModelConfig finish_model(ModelConfig m, const std::string& source) {
+  auto need = [&](uint64_t v, const char* field) {
+    if (v == 0) throw_invalid(source + ": '" + field + "' must be a positive integer");
+  };
+  need(m.hidden, "hidden");
+  need(m.layers, "layers");
+  need(m.ffn, "ffn");
+  need(m.heads, "heads");
+  need(m.vocab, "vocab");
+  need(m.seq, "seq");
+  need(m.micro_batch, "micro_batch");
+  need(m.micro_batches, "micro_batches");
+  if (m.kv_heads == 0) m.kv_heads = m.heads;
+  if (m.head_dim == 0) {
+    if (m.hidden % m.heads != 0) throw_invalid(source + ": hidden is not a multiple of heads: give head_dim");
+    m.head_dim = m.hidden / m.heads;
+  }
+  if (m.heads % m.kv_heads != 0) throw_invalid(source + ": heads must be a multiple of kv_heads");
+  if (m.arch == Architecture::kT5) need(m.decoder_layers, "decoder_layers");
+  if ((m.arch == Architecture::kGpt2 || m.arch == Architecture::kBert) && m.positions == 0) m.positions = m.seq;
+  return m;
+}
+
+static uint64_t get_count(const json& j, const char* key, uint64_t fallback, const std::string& source) {
+  if (!j.contains(key)) return fallback;
+  const json& v = j.at(key);
+  if (!v.is_number_integer() || v.get<int64_t>() <= 0)
+    throw_invalid(source + ": '" + key + "' must be a positive integer, not " + v.dump());
+  return v.get<uint64_t>();
+}
+
+ModelConfig model_from_json(const std::string& text, const std::string& source) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw_invalid(source + " is not valid JSON (" + e.what() + ")");
+  }
+  if (!j.is_object()) throw_invalid(source + ": a model is a JSON object, e.g. {\"name\": ..., \"hidden\": 4096, ...}");
+  static const char* known[] = {"name", "architecture", "hidden", "layers", "decoder_layers", "ffn", "heads",
+                                "kv_heads", "head_dim", "vocab", "positions", "seq", "micro_batch",
+                                "micro_batches", "dtype", "grad_dtype", "tensor_parallel"};
+  for (const auto& [key, value] : j.items())
+    if (std::find(std::begin(known), std::end(known), key) == std::end(known))
+      throw_invalid(source + ": unknown field '" + key + "' (see the README's model fields)");
+  ModelConfig m;
+  m.name = j.value("name", source);
+  try {
+    m.arch = parse_architecture(j.value("architecture", std::string("llama")));
+    m.dtype = parse_dtype(j.value("dtype", std::string("bfloat16")));
+    m.grad_dtype = parse_dtype(j.value("grad_dtype", std::string("float")));
+  } catch (const json::type_error&) {
+    throw_invalid(source + ": name, architecture, dtype and grad_dtype are strings");
+  }
+  m.hidden = get_count(j, "hidden", 0, source);
+  m.layers = get_count(j, "layers", 0, source);
+  m.decoder_layers = get_count(j, "decoder_layers", 0, source);
+  m.ffn = get_count(j, "ffn", 4 * m.hidden, source);
+  m.heads = get_count(j, "heads", 0, source);
+  m.kv_heads = get_count(j, "kv_heads", 0, source);
+  m.head_dim = get_count(j, "head_dim", 0, source);
+  m.vocab = get_count(j, "vocab", 0, source);
+  m.positions = get_count(j, "positions", 0, source);
+  m.seq = get_count(j, "seq", 0, source);
+  m.micro_batch = get_count(j, "micro_batch", 1, source);
+  m.micro_batches = get_count(j, "micro_batches", 1, source);
+  m.tensor_parallel = get_count(j, "tensor_parallel", 8, source);
+  return finish_model(m, source);
+}
+
+}  // namespace ccb

@@ -1,0 +1,148 @@
+#include "profiles/profile.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/units.h"
+#include "profiles/parameter_layout.h"
+
+namespace ccb {
+
+std::string_view mode_name(ParallelMode m) {
+  switch (m) {
+    case ParallelMode::kDdp: return "ddp";
+    case ParallelMode::kTensorParallel: return "tp";
+    case ParallelMode::kFsdp: return "fsdp";
+  }
+  return "?";
+}
+
+ParallelMode parse_mode(std::string_view s) {
+  if (s == "ddp") return ParallelMode::kDdp;
+  if (s == "tp" || s == "megatron") return ParallelMode::kTensorParallel;
+  if (s == "fsdp" || s == "zero3") return ParallelMode::kFsdp;
+  throw_invalid("unknown parallelism '" + std::string(s) + "': use ddp, tp or fsdp (e.g. llama2-7b:tp)");
+}
+
+uint64_t Profile::calls_per_step() const {
+  uint64_t n = 0;
+  for (const auto& e : entries) n += e.count;
+  return n;
+}
+
+uint64_t Profile::bytes_per_step() const {
+  uint64_t n = 0;
+  for (const auto& e : entries) n += e.count * e.bytes;
+  return n;
+}
+
+void Profile::add(CollectiveKind op, uint64_t bytes, DataType dtype, uint64_t count, const std::string& what) {
+  for (auto& e : entries)
+    if (e.op == op && e.bytes == bytes && e.dtype == dtype) {
+      e.count += count;
+      return;
+    }
+  entries.push_back({op, bytes, dtype, count, what});
+}
+
+// DDP fills buckets in definition order: a bucket closes once it reaches its limit
+// (1 MiB for the first, the cap after), so a tensor larger than the limit makes a
+// bucket of its own size. Gradients become ready in reverse, so buckets reduce in reverse.
+std::vector<uint64_t> ddp_bucket_bytes(const ModelConfig& m, DdpBucketing rule) {
+  std::vector<uint64_t> buckets;
+  uint64_t open = 0;
+  const uint64_t esize = dtype_size(m.grad_dtype);
+  for (const auto& t : parameter_tensors(m)) {
+    open += t.elements * esize;
+    if (open >= (buckets.empty() ? rule.first : rule.cap)) {
+      buckets.push_back(open);
+      open = 0;
+    }
+  }
+  if (open > 0) buckets.push_back(open);
+  std::reverse(buckets.begin(), buckets.end());
+  return buckets;
+}
+
+static std::string billions(uint64_t n) {
+  std::ostringstream s;
+  s.precision(3);
+  s << static_cast<double>(n) / 1e9 << " B parameters";
+  return s.str();
+}
+
+static Profile ddp(const ModelConfig& m) {
+  Profile p;
+  auto buckets = ddp_bucket_bytes(m);
+  for (uint64_t b : buckets) p.add(CollectiveKind::kAllreduce, b, m.grad_dtype, 1, "gradient bucket");
+  p.summary = m.name + " (" + billions(parameter_count(m)) + "), DDP: " + std::to_string(buckets.size()) +
+              " gradient buckets of " + std::string(dtype_name(m.grad_dtype)) + ", 25 MiB cap, first bucket 1 MiB";
+  return p;
+}
+
+static Profile tensor_parallel(const ModelConfig& m) {
+  Profile p;
+  const uint64_t bytes = m.micro_batch * m.seq * m.hidden * dtype_size(m.dtype);
+  const uint64_t per_micro_batch = 4 * m.layers + 6 * m.decoder_layers;
+  p.add(CollectiveKind::kAllreduce, bytes, m.dtype, per_micro_batch * m.micro_batches, "layer activations");
+  p.summary = m.name + ", Megatron TP=" + std::to_string(m.tensor_parallel) + ": micro-batch " +
+              std::to_string(m.micro_batch) + " x seq " + std::to_string(m.seq) + " x hidden " +
+              std::to_string(m.hidden) + " " + std::string(dtype_name(m.dtype)) + ", " +
+              std::to_string(per_micro_batch) + " AllReduces per micro-batch x " + std::to_string(m.micro_batches);
+  return p;
+}
+
+static Profile fsdp(const ModelConfig& m) {
+  std::map<int, uint64_t> unit_elements;  // block -> elements; -1 is the root unit
+  for (const auto& t : parameter_tensors(m)) unit_elements[t.block] += t.elements;
+  const uint64_t esize = dtype_size(m.dtype);
+  Profile p;
+  // The root unit is gathered first and kept through backward; each block is gathered
+  // in forward, freed, gathered again in backward, and its gradients reduce-scattered.
+  p.add(CollectiveKind::kAllGather, unit_elements[-1] * esize, m.dtype, 1, "root parameters (embeddings, head)");
+  for (const auto& [block, elements] : unit_elements)
+    if (block >= 0) p.add(CollectiveKind::kAllGather, elements * esize, m.dtype, 2, "block parameters");
+  for (const auto& [block, elements] : unit_elements)
+    if (block >= 0) p.add(CollectiveKind::kReduceScatter, elements * esize, m.dtype, 1, "block gradients");
+  p.add(CollectiveKind::kReduceScatter, unit_elements[-1] * esize, m.dtype, 1, "root gradients");
+  p.summary = m.name + " (" + billions(parameter_count(m)) + "), FSDP FULL_SHARD: one unit per block (" +
+              std::to_string(unit_elements.size() - 1) + ") plus the root, " + std::string(dtype_name(m.dtype)) +
+              " parameters and gradients";
+  return p;
+}
+
+Profile derive_profile(const ModelConfig& m, ParallelMode mode) {
+  Profile p = mode == ParallelMode::kDdp ? ddp(m) : mode == ParallelMode::kTensorParallel ? tensor_parallel(m) : fsdp(m);
+  p.name = m.name + ":" + std::string(mode_name(mode));
+  return p;
+}
+
+static ModelConfig load_model(const std::string& name) {
+  if (const ModelConfig* m = find_preset(name)) return *m;
+  if (name.size() > 5 && name.ends_with(".json")) {
+    std::ifstream in(name);
+    if (!in) throw_invalid("cannot read model file '" + name + "': check the path");
+    std::stringstream text;
+    text << in.rdbuf();
+    return model_from_json(text.str(), name);
+  }
+  std::string names;
+  for (const auto& m : model_presets()) names += (names.empty() ? "" : ", ") + m.name;
+  throw_invalid("unknown profile '" + name + "': use a preset (" + names + ") or a model .json file; see --list-profiles");
+}
+
+Profile resolve_profile(std::string_view spec) {
+  std::string s(spec);
+  auto colon = s.rfind(':');
+  ParallelMode mode = ParallelMode::kDdp;
+  if (colon != std::string::npos) {
+    mode = parse_mode(s.substr(colon + 1));
+    s.resize(colon);
+  }
+  return derive_profile(load_model(s), mode);
+}
+
+}  // namespace ccb

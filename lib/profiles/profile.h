@@ -1,0 +1,56 @@
+// The collectives one training step issues, derived from a model configuration:
+//  - ddp: PyTorch DDP's gradient buckets (25 MiB cap, a 1 MiB first bucket, tensors
+//    never split), one AllReduce each;
+//  - tp: Megatron tensor parallelism, micro_batch x seq x hidden activations, four
+//    AllReduces per layer per micro-batch (two forward, two backward; T5's decoder
+//    layers six, for cross-attention);
+//  - fsdp: FSDP/ZeRO-3 FULL_SHARD with one unit per block: the block's parameters
+//    all-gathered in forward and again in backward, its gradients reduce-scattered.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/collective_kind.h"
+#include "core/dtype.h"
+#include "profiles/model_config.h"
+
+namespace ccb {
+
+enum class ParallelMode { kDdp, kTensorParallel, kFsdp };
+std::string_view mode_name(ParallelMode m);        // "ddp", "tp", "fsdp"
+ParallelMode parse_mode(std::string_view s);       // also "megatron", "zero3"
+
+struct ProfileEntry {
+  CollectiveKind op = CollectiveKind::kAllreduce;
+  uint64_t bytes = 0;   // the whole buffer, as nccl-tests' size (all-gather: the output)
+  DataType dtype = DataType::kF32;
+  uint64_t count = 1;   // calls per training step
+  std::string what;     // "gradient bucket", "block parameters", ...
+};
+
+// Entries are distinct (op, bytes, dtype) in the order of their first call in a step.
+struct Profile {
+  std::string name;     // "llama2-7b:ddp"
+  std::string summary;  // one line: the model and the rule applied
+  std::vector<ProfileEntry> entries;
+  uint64_t calls_per_step() const;
+  uint64_t bytes_per_step() const;
+  // Adds `count` calls, merged into the entry of the same op, size and type.
+  void add(CollectiveKind op, uint64_t bytes, DataType dtype, uint64_t count, const std::string& what);
+};
+
+struct DdpBucketing {
+  uint64_t cap = 25ull << 20;
+  uint64_t first = 1ull << 20;
+};
+// Bucket sizes in bytes, in the order DDP reduces them (reverse of definition order).
+std::vector<uint64_t> ddp_bucket_bytes(const ModelConfig& m, DdpBucketing rule = {});
+
+Profile derive_profile(const ModelConfig& m, ParallelMode mode);
+// "llama2-7b:ddp", "llama2-70b:tp", "my-model.json:fsdp"; the mode defaults to ddp.
+// Throws kInvalidArgument naming the presets when the name is unknown.
+Profile resolve_profile(std::string_view spec);
+
+}  // namespace ccb

@@ -1,0 +1,183 @@
+#include "runner/result_record.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/fd.h"
+#include "metrics/bandwidth.h"
+
+namespace ccb {
+
+using nlohmann::json;
+using ordered = nlohmann::ordered_json;
+
+void write_file_atomically(const std::string& path, const std::string& contents) {
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    Fd fd(open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    if (!fd) throw_errno("cannot write '" + tmp + "' (check the directory exists and is writable)");
+    size_t done = 0;
+    while (done < contents.size()) {
+      ssize_t n = write(fd.get(), contents.data() + done, contents.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw_errno("write '" + tmp + "'");
+      done += static_cast<size_t>(n);
+    }
+    if (fsync(fd.get()) != 0) throw_errno("fsync '" + tmp + "'");
+  }
+  if (rename(tmp.c_str(), path.c_str()) != 0) {
+    int e = errno;
+    unlink(tmp.c_str());
+    errno = e;
+    throw_errno("rename '" + tmp + "' to '" + path + "'");
+  }
+}
+
+std::string utc_now_iso8601() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+static ordered optional_number(const std::optional<double>& v) { return v ? ordered(*v) : ordered(nullptr); }
+
+static ordered latency_json(const LatencyStats& s) {
+  return ordered{{"samples", s.samples}, {"min", s.min}, {"p50", s.p50}, {"p95", s.p95}, {"p99", s.p99},
+                 {"max", s.max}, {"mean", s.mean}, {"stdev", s.stdev}, {"cv", s.cv}};
+}
+
+static ordered job_json(const JobInfo& j) {
+  return ordered{
+      {"command", j.command},
+      {"started_utc", j.started_utc},
+      {"machine", {{"host", j.machine.host}, {"cpu", j.machine.cpu_model}, {"cpus", j.machine.cpus},
+                   {"kernel", j.machine.kernel}, {"os", j.machine.os}}},
+      {"ranks", j.ranks},
+      {"bootstrap", j.bootstrap},
+      {"transport", {{"name", j.transport}, {"settings", j.transport_settings}}},
+      {"nic", {{"name", j.link.nic}, {"driver", j.link.driver}, {"firmware", j.link.firmware},
+               {"reported_rate_gbps", j.link.line_rate_gbps}, {"tx_counter", j.link.tx_counter}}},
+      {"line_rate_gbps", j.line_rate_gbps > 0 ? ordered(j.line_rate_gbps) : ordered(nullptr)},
+      {"line_rate_source", j.line_rate_source},
+      {"reduce_isa", j.isa}};
+}
+
+static ordered row_json(const ResultRow& row) {
+  const SizeResult& r = row.result;
+  const RunOptions& o = row.options;
+  ordered counter = nullptr;
+  if (r.counter)
+    counter = {{"bytes", r.counter->bytes}, {"window_s", r.counter->window_s},
+               {"per_rank_gbps", r.counter->gbytes_per_s}, {"util_pct", optional_number(r.counter_util_pct)}};
+  ordered j{{"collective", collective_name(o.collective)}, {"algorithm", algorithm_name(o.algorithm)},
+            {"dtype", dtype_name(o.dtype)}, {"op", op_name(o.op)}, {"in_place", o.in_place},
+            {"bytes", r.bytes}, {"count", r.count}, {"iters", r.iters}, {"time_us", r.time_us},
+            {"algbw_gbps", r.algbw_gbps}, {"busbw_gbps", r.busbw_gbps}, {"latency_us", latency_json(r.latency_us)},
+            {"cpu_pct", {{"mean", r.cpu_pct_mean}, {"max", r.cpu_pct_max}, {"per_rank", r.rank_cpu_pct}}},
+            {"line_rate_gbps", r.line_rate_gbps > 0 ? ordered(r.line_rate_gbps) : ordered(nullptr)},
+            {"link_util_pct", optional_number(r.link_util_pct)}, {"nic_counter", counter},
+            {"rank_mean_us", r.rank_mean_us}, {"wrong", r.wrong}};
+  if (!row.profile.empty()) {
+    j["profile"] = row.profile;
+    j["what"] = row.what;
+    j["count_per_step"] = row.count_per_step;
+  }
+  return j;
+}
+
+static ordered step_json(const StepSummary& s) {
+  ordered j{{"kind", s.kind}, {"name", s.name}, {"summary", s.summary}, {"algorithm", s.algorithm},
+            {"comm_us", s.comm_us}, {"calls", s.calls}, {"bytes", s.bytes}};
+  if (s.kind == "trace") j["total_us"] = latency_json(s.trace_total_us);
+  return j;
+}
+
+static std::string csv_field(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+static const char* kCsvHeader =
+    "host,transport,ranks,collective,algorithm,dtype,op,in_place,profile,what,count_per_step,bytes,count,iters,"
+    "time_us,algbw_gbps,busbw_gbps,lat_min_us,lat_p50_us,lat_p95_us,lat_p99_us,lat_max_us,lat_mean_us,lat_stdev_us,"
+    "lat_cv,cpu_pct_mean,cpu_pct_max,line_rate_gbps,link_util_pct,counter_util_pct,wrong\n";
+
+static std::string csv_row(const JobInfo& job, const ResultRow& row) {
+  const SizeResult& r = row.result;
+  const RunOptions& o = row.options;
+  const LatencyStats& l = r.latency_us;
+  auto opt = [](const std::optional<double>& v) { return v ? csv_field(*v) : std::string(); };
+  std::ostringstream s;
+  s << job.machine.host << ',' << job.transport << ',' << job.ranks << ',' << collective_name(o.collective) << ','
+    << algorithm_name(o.algorithm) << ',' << dtype_name(o.dtype) << ',' << op_name(o.op) << ',' << o.in_place << ','
+    << row.profile << ',' << row.what << ',' << row.count_per_step << ',' << r.bytes << ',' << r.count << ','
+    << r.iters;
+  for (double v : {r.time_us, r.algbw_gbps, r.busbw_gbps, l.min, l.p50, l.p95, l.p99, l.max, l.mean, l.stdev, l.cv,
+                   r.cpu_pct_mean, r.cpu_pct_max})
+    s << ',' << csv_field(v);
+  s << ',' << (r.line_rate_gbps > 0 ? csv_field(r.line_rate_gbps) : "") << ',' << opt(r.link_util_pct) << ','
+    << opt(r.counter_util_pct) << ',' << r.wrong << '\n';
+  return s.str();
+}
+
+struct ResultRecord::State {
+  JobInfo job;
+  std::string json_path, csv_path;
+  ordered results = ordered::array();
+  ordered steps = ordered::array();
+  std::string csv = kCsvHeader;
+  bool complete = false;
+};
+
+ResultRecord::ResultRecord(JobInfo job, std::string json_path, std::string csv_path)
+    : state_(std::make_unique<State>()) {
+  state_->job = std::move(job);
+  state_->json_path = std::move(json_path);
+  state_->csv_path = std::move(csv_path);
+  flush();
+}
+
+ResultRecord::~ResultRecord() = default;
+
+void ResultRecord::add(const ResultRow& row) {
+  state_->results.push_back(row_json(row));
+  state_->csv += csv_row(state_->job, row);
+  flush();
+}
+
+void ResultRecord::add(const StepSummary& step) {
+  state_->steps.push_back(step_json(step));
+  flush();
+}
+
+void ResultRecord::finish(bool complete) {
+  state_->complete = complete;
+  flush();
+}
+
+std::string ResultRecord::json_text() const {
+  ordered j{{"schema", kResultSchema}, {"ccbench_version", kCcbenchVersion}, {"complete", state_->complete},
+            {"job", job_json(state_->job)}, {"results", state_->results}, {"steps", state_->steps}};
+  return j.dump(2) + "\n";
+}
+
+std::string ResultRecord::csv_text() const { return state_->csv; }
+
+void ResultRecord::flush() const {
+  if (!state_->json_path.empty()) write_file_atomically(state_->json_path, json_text());
+  if (!state_->csv_path.empty()) write_file_atomically(state_->csv_path, csv_text());
+}
+
+}  // namespace ccb

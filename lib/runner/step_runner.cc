@@ -1,0 +1,66 @@
+#include "runner/step_runner.h"
+
+#include <map>
+#include <memory>
+
+#include "runner/rank_report.h"
+
+namespace ccb {
+
+uint64_t padded_bytes(CollectiveKind op, DataType t, int ranks, uint64_t bytes) {
+  const uint64_t unit = dtype_size(t) * (op == CollectiveKind::kAllreduce ? 1 : static_cast<uint64_t>(ranks));
+  return (bytes + unit - 1) / unit * unit;
+}
+
+static RunOptions options_for(const RunOptions& base, CollectiveKind op, DataType t) {
+  RunOptions o = base;
+  o.collective = op;
+  o.dtype = t;
+  if (op != CollectiveKind::kAllreduce) o.algorithm = Algorithm::kRing;
+  return o;
+}
+
+double run_profile(Communicator& comm, Bootstrap& boot, const Profile& p, const RunOptions& base,
+                   const std::function<void(const ProfileRow&)>& on_row) {
+  // Entries grouped by (op, type) so that one runner's buffers serve a whole group.
+  std::map<std::pair<CollectiveKind, DataType>, std::vector<const ProfileEntry*>> groups;
+  for (const auto& e : p.entries) groups[{e.op, e.dtype}].push_back(&e);
+  double step_us = 0;
+  for (const auto& [key, entries] : groups) {
+    RunOptions o = options_for(base, key.first, key.second);
+    CollectiveRunner runner(comm, boot, o);
+    for (const ProfileEntry* e : entries) {
+      ProfileRow row{*e, o, runner.run(padded_bytes(e->op, e->dtype, comm.size(), e->bytes))};
+      step_us += static_cast<double>(e->count) * row.result.time_us;
+      on_row(row);
+    }
+  }
+  return step_us;
+}
+
+TraceResult replay_trace(Communicator& comm, Bootstrap& boot, const std::vector<TraceCall>& calls,
+                         const RunOptions& base, int passes) {
+  std::map<std::pair<CollectiveKind, DataType>, std::unique_ptr<CollectiveRunner>> runners;
+  auto runner_for = [&](const TraceCall& c) -> CollectiveRunner& {
+    auto& r = runners[{c.op, c.dtype}];
+    if (!r) r = std::make_unique<CollectiveRunner>(comm, boot, options_for(base, c.op, c.dtype));
+    return *r;
+  };
+  auto bytes_of = [&](const TraceCall& c) { return padded_bytes(c.op, c.dtype, comm.size(), c.bytes); };
+  RankReport mine;
+  for (const TraceCall& c : calls) mine.wrong += runner_for(c).prepare(bytes_of(c));
+  boot.barrier();
+  for (int pass = 0; pass < passes; ++pass) {
+    double total = 0;
+    for (const TraceCall& c : calls) {
+      CollectiveRunner& r = runner_for(c);
+      r.resize(bytes_of(c));
+      total += r.time_one();
+    }
+    mine.iter_us.push_back(total * 1e6);
+  }
+  CombinedReport all = exchange_reports(boot, mine);
+  return TraceResult{calls.size(), passes, all.wrong, all.latency_us};
+}
+
+}  // namespace ccb

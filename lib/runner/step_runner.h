@@ -1,0 +1,39 @@
+// A training step's communication: a profile measured entry by entry, or a trace
+// replayed call by call in its own order.
+#pragma once
+#include <functional>
+#include <vector>
+
+#include "profiles/profile.h"
+#include "profiles/trace.h"
+#include "runner/collective_runner.h"
+
+namespace ccb {
+
+struct ProfileRow {
+  ProfileEntry entry;
+  RunOptions options;  // the collective, type and algorithm this entry ran with
+  SizeResult result;   // result.bytes may exceed entry.bytes: padded to ranks x type size
+};
+
+// ReduceScatter and AllGather buffers are padded to a multiple of ranks x type size,
+// as FSDP pads its flat parameters.
+uint64_t padded_bytes(CollectiveKind op, DataType t, int ranks, uint64_t bytes);
+
+// Measures every entry with `base`'s settings (tree applies to AllReduce; the others
+// run ring) and returns the step's communication time in us: sum of count x time.
+// One runner (and one set of buffers) is alive at a time. Every rank calls this.
+double run_profile(Communicator& comm, Bootstrap& boot, const Profile& p, const RunOptions& base,
+                   const std::function<void(const ProfileRow&)>& on_row);
+
+struct TraceResult {
+  size_t calls = 0;
+  int passes = 0;            // timed passes, after one checked warm-up pass
+  uint64_t wrong = 0;        // from the checked pass
+  LatencyStats total_us;     // per pass, the slowest rank's total
+};
+
+TraceResult replay_trace(Communicator& comm, Bootstrap& boot, const std::vector<TraceCall>& calls,
+                         const RunOptions& base, int passes);
+
+}  // namespace ccb

@@ -1,0 +1,112 @@
+// LLM profiles against figures computed by hand from the published configurations.
+#include <catch2/catch.hpp>
+
+#include "core/error.h"
+#include "profiles/parameter_layout.h"
+#include "profiles/profile.h"
+
+using namespace ccb;
+
+namespace {
+
+const ModelConfig& preset(const char* name) {
+  const ModelConfig* m = find_preset(name);
+  REQUIRE(m != nullptr);
+  return *m;
+}
+
+ProfileEntry only_entry(const Profile& p) {
+  REQUIRE(p.entries.size() == 1);
+  return p.entries.front();
+}
+
+}  // namespace
+
+TEST_CASE("parameter counts match the published models exactly", "[profiles]") {
+  CHECK(parameter_count(preset("llama2-7b")) == 6'738'415'616ull);
+  CHECK(parameter_count(preset("llama2-13b")) == 13'015'864'320ull);
+  CHECK(parameter_count(preset("llama2-70b")) == 68'976'648'192ull);  // GQA: 8 KV heads
+  CHECK(parameter_count(preset("gpt2-xl")) == 1'557'611'200ull);
+  CHECK(parameter_count(preset("bert-large")) == 335'141'888ull);      // BertModel with pooler
+  CHECK(parameter_count(preset("t5-11b")) == 11'307'321'344ull);
+  CHECK(parameter_count(preset("gpt3-175b")) == 174'604'259'328ull);
+}
+
+TEST_CASE("Megatron TP: micro_batch x seq x hidden x bytes, 4 AllReduces per layer", "[profiles]") {
+  // Llama-2 70B, micro-batch 1, bf16: 1 x 4096 x 8192 x 2 B = 64 MiB, 80 layers.
+  const ProfileEntry l70 = only_entry(resolve_profile("llama2-70b:tp"));
+  CHECK(l70.bytes == 64ull << 20);
+  CHECK(l70.count == 4 * 80);
+  CHECK(l70.op == CollectiveKind::kAllreduce);
+  CHECK(l70.dtype == DataType::kBF16);
+  const ProfileEntry l7 = only_entry(resolve_profile("llama2-7b:megatron"));
+  CHECK(l7.bytes == 1ull * 4096 * 4096 * 2);
+  CHECK(l7.count == 128);
+  const ProfileEntry gpt2 = only_entry(resolve_profile("gpt2-xl:tp"));
+  CHECK(gpt2.bytes == 1ull * 1024 * 1600 * 2);
+  CHECK(gpt2.count == 4 * 48);
+  // T5's decoder layers add cross-attention: 6 each.
+  CHECK(only_entry(resolve_profile("t5-11b:tp")).count == 24 * 4 + 24 * 6);
+}
+
+TEST_CASE("DDP buckets: 1 MiB first bucket, 25 MiB cap, tensors never split, reduced in reverse", "[profiles]") {
+  auto buckets = ddp_bucket_bytes(preset("llama2-7b"));
+  REQUIRE(buckets.size() == 226);
+  // Reduced first: the LM head with the final and last layer's norms (fp32 gradients).
+  CHECK(buckets.front() == 32000ull * 4096 * 4 + 3 * 4096 * 4);
+  // Reduced last: the embedding alone, an oversized "1 MiB" bucket.
+  CHECK(buckets.back() == 32000ull * 4096 * 4);
+  CHECK(std::count(buckets.begin(), buckets.end(), 11008ull * 4096 * 4) == 96);  // MLP weights
+  Profile p = resolve_profile("llama2-7b");  // ddp is the default mode
+  CHECK(p.name == "llama2-7b:ddp");
+  CHECK(p.calls_per_step() == 226);
+  CHECK(p.bytes_per_step() == parameter_count(preset("llama2-7b")) * 4);
+}
+
+TEST_CASE("DDP bucketing of a small custom model, by hand", "[profiles]") {
+  ModelConfig m = model_from_json(
+      R"({"name": "tiny", "architecture": "llama", "hidden": 8, "layers": 2, "ffn": 16, "heads": 2,
+          "vocab": 10, "seq": 4})", "tiny.json");
+  CHECK(parameter_count(m) == 80 + 2 * 656 + 8 + 80);
+  auto buckets = ddp_bucket_bytes(m, DdpBucketing{1000, 100});
+  CHECK(buckets == std::vector<uint64_t>{416, 1024, 1024, 1088, 1024, 1024, 320});
+}
+
+TEST_CASE("FSDP: each block all-gathered twice and reduce-scattered once; the root once each", "[profiles]") {
+  Profile p = resolve_profile("llama2-7b:fsdp");
+  const uint64_t block = 202'383'360ull * 2, root = (2 * 131'072'000ull + 4096) * 2;
+  REQUIRE(p.entries.size() == 4);
+  CHECK((p.entries[0].op == CollectiveKind::kAllGather && p.entries[0].bytes == root && p.entries[0].count == 1));
+  CHECK((p.entries[1].op == CollectiveKind::kAllGather && p.entries[1].bytes == block && p.entries[1].count == 64));
+  CHECK((p.entries[2].op == CollectiveKind::kReduceScatter && p.entries[2].bytes == block && p.entries[2].count == 32));
+  CHECK((p.entries[3].op == CollectiveKind::kReduceScatter && p.entries[3].bytes == root && p.entries[3].count == 1));
+  // Every parameter is gathered and reduced: per step 2x (blocks) + 1x (root) gathers.
+  CHECK(p.bytes_per_step() == 3 * 32 * block + 2 * root);
+}
+
+TEST_CASE("every preset derives every mode", "[profiles]") {
+  for (const ModelConfig& m : model_presets())
+    for (auto mode : {ParallelMode::kDdp, ParallelMode::kTensorParallel, ParallelMode::kFsdp}) {
+      Profile p = derive_profile(m, mode);
+      INFO(p.name);
+      CHECK_FALSE(p.entries.empty());
+      CHECK_FALSE(p.summary.empty());
+      for (const auto& e : p.entries) CHECK((e.bytes > 0 && e.count > 0));
+    }
+}
+
+TEST_CASE("bad profiles and model files name the problem", "[profiles]") {
+  CHECK_THROWS_WITH(resolve_profile("llama3-400b:ddp"), Catch::Contains("unknown profile 'llama3-400b'") &&
+                                                            Catch::Contains("llama2-7b"));
+  CHECK_THROWS_WITH(resolve_profile("llama2-7b:pp"), Catch::Contains("use ddp, tp or fsdp"));
+  CHECK_THROWS_WITH(resolve_profile("/nonexistent/model.json:tp"), Catch::Contains("cannot read model file"));
+  CHECK_THROWS_WITH(model_from_json("{\"hidden\": 8", "m.json"), Catch::Contains("m.json is not valid JSON"));
+  CHECK_THROWS_WITH(model_from_json("[1]", "m.json"), Catch::Contains("a model is a JSON object"));
+  CHECK_THROWS_WITH(model_from_json(R"({"hidden": 8, "layers": 2, "heads": 2, "vocab": 10})", "m.json"),
+                    Catch::Contains("'seq' must be a positive integer"));
+  CHECK_THROWS_WITH(model_from_json(R"({"hidden": -8})", "m.json"), Catch::Contains("'hidden' must be a positive integer"));
+  CHECK_THROWS_WITH(model_from_json(R"({"hiden": 8})", "m.json"), Catch::Contains("unknown field 'hiden'"));
+  CHECK_THROWS_WITH(model_from_json(R"({"architecture": "rwkv"})", "m.json"), Catch::Contains("unknown architecture"));
+  CHECK_THROWS_WITH(model_from_json(R"({"hidden": 10, "layers": 1, "heads": 3, "vocab": 5, "seq": 2})", "m.json"),
+                    Catch::Contains("give head_dim"));
+}
