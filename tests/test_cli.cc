@@ -43,7 +43,17 @@ TEST_CASE("types, operators and collectives beyond the default check out", "[cli
                                          {"-d", "int64", "-o", "prod", "--in-place"},
                                          {"-d", "half", "-o", "min", "--tcp-streams", "3"},
                                          {"--collective", "reduce_scatter", "--algo", "ring", "-o", "max"},
-                                         {"--collective", "all_gather", "--algo", "ring", "--in-place"}}) {
+                                         {"--collective", "all_gather", "--algo", "ring", "--in-place"},
+                                         // Segments of many chunks larger than the eager limit over small
+                                         // socket buffers: the ring's waits must not form a cycle.
+                                         {"--collective", "reduce_scatter", "--algo", "ring", "--chunk-bytes", "128K",
+                                          "--slots", "1", "--socket-buffer", "64K", "--timeout", "20"},
+                                         {"--collective", "reduce_scatter", "--algo", "ring", "--chunk-bytes", "128K",
+                                          "--socket-buffer", "64K", "--timeout", "20", "--in-place"},
+                                         {"--algo", "ring,tree", "--chunk-bytes", "128K", "--slots", "1",
+                                          "--socket-buffer", "64K", "--timeout", "20"},
+                                         {"--collective", "all_gather", "--algo", "ring", "--chunk-bytes", "128K",
+                                          "--socket-buffer", "64K", "--timeout", "20"}}) {
     auto args = ccbench({"run", "--np", "3", "--sizes", "96,3M", "-n", "3", "-w", "1"});
     args.insert(args.end(), extra.begin(), extra.end());
     ProcessResult r = run_process(args);

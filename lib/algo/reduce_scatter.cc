@@ -20,10 +20,15 @@ void RingReduceScatter::run(const CollectiveArgs& a) {
   const size_t K = sched.chunks_per_segment(), steps = static_cast<size_t>(n - 1), units = steps * K;
   const size_t slots = static_cast<size_t>(std::max(policy_.slots, 1));
   const size_t slot_bytes = (a.count + K - 1) / K * esize;
-  // Incoming chunks land in `in` slots; partial sums wait in `out` slots for their send.
-  const MemoryRegion& scratch = comm_.scratch(2 * slots * slot_bytes);
+  // Incoming chunks land in `slots` in-slots. A partial sum waits for its send in the
+  // out-slot of its chunk position, one per chunk of a segment: reusing it waits only
+  // for the right neighbour's receive of the same position one step earlier, so every
+  // wait points to a lower unit and the ring cannot deadlock. (With fewer out-slots, a
+  // rank waits for its neighbour to reach a later unit than its own: a cycle once a
+  // segment has more than 2 x slots chunks, when TCP holds unreceived messages.)
+  const MemoryRegion& scratch = comm_.scratch((slots + K) * slot_bytes);
   auto in_slot = [&](size_t u) { return (u % slots) * slot_bytes; };
-  auto out_slot = [&](size_t u) { return (slots + u % slots) * slot_bytes; };
+  auto out_slot = [&](size_t u) { return (slots + u % K) * slot_bytes; };
   Connection& left = comm_.peer(sched.wrap(r - 1));
   Connection& right = comm_.peer(sched.wrap(r + 1));
 
@@ -53,7 +58,7 @@ void RingReduceScatter::run(const CollectiveArgs& a) {
         reduce(dst, mine, incoming, e.count, a.dtype, a.op);
         if (a.op == ReduceOp::kAvg) divide(dst, e.count, a.dtype, n);
       } else {
-        if (u >= slots && sends[u - slots]) comm_.waiter().wait(*sends[u - slots]);
+        if (u >= K && sends[u - K]) comm_.waiter().wait(*sends[u - K]);
         reduce(scratch.base() + out_slot(u), mine, incoming, e.count, a.dtype, a.op);
         sends[u] = right.isend(scratch, out_slot(u), e.count * esize, kTagReduceScatter);
       }
