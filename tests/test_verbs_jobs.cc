@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <future>
+#include <nlohmann/json.hpp>
 
 #include "bootstrap/local_launcher.h"
 #include "process_util.h"
@@ -117,3 +119,31 @@ TEST_CASE("a memlock limit too low names the limit and how to raise it", "[verbs
   CHECK(r.status == 2);
   CHECK_THAT(r.output, Catch::Contains("locked-memory limit is 64 KiB") && Catch::Contains("ulimit -l unlimited"));
 }
+
+#ifdef CCB_BENCH
+TEST_CASE("the Google Benchmark driver and a profile run over verbs write their records", "[verbs][bench]") {
+  const std::string gb = "/tmp/ccb-verbs-gb-" + std::to_string(getpid()) + ".json";
+  const std::string rec = "/tmp/ccb-verbs-rec-" + std::to_string(getpid()) + ".json";
+  ProcessResult b = run_process({CCB_BENCH, "--np", "2", "--transport", "verbs", "--sizes", "64K", "--collectives",
+                                 "allreduce", "--algo", "ring", "--iters", "3", "--benchmark_out=" + gb,
+                                 "--benchmark_out_format=json"}, {}, std::chrono::seconds(300));
+  INFO(b.output);
+  REQUIRE(b.status == 0);
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(gb));
+  REQUIRE(j["benchmarks"].size() == 1);
+  CHECK(j["benchmarks"][0]["name"].get<std::string>().rfind("allreduce/ring/verbs/65536", 0) == 0);
+  CHECK(j["benchmarks"][0]["wrong"] == 0);
+  CHECK(j["benchmarks"][0]["busbw_GBps"].get<double>() > 0);
+  ProcessResult p = run_process({CCB_CCBENCH, "run", "--np", "2", "--transport", "verbs", "--profile", "bert-large:tp",
+                                 "--algo", "ring", "-n", "3", "--json", rec}, {}, std::chrono::seconds(300));
+  INFO(p.output);
+  REQUIRE(p.status == 0);
+  CHECK_THAT(p.output, Catch::Contains("ms of communication per training step"));
+  nlohmann::json r = nlohmann::json::parse(std::ifstream(rec));
+  CHECK(r["job"]["transport"]["name"] == "verbs");
+  CHECK(r["job"]["nic"]["name"].get<std::string>().find(":") != std::string::npos);  // device:port
+  CHECK(r["results"][0]["wrong"] == 0);
+  unlink(gb.c_str());
+  unlink(rec.c_str());
+}
+#endif

@@ -82,9 +82,11 @@ void RunCommand::validate(int world) const {
   for (uint64_t s : size_list()) validate_size(o.collective, o.dtype, world, s);
 }
 
-static std::string title(const RunCommand& c, const RunOptions& o, const Bootstrap& b, const Transport& t) {
+// `what`: the collective of a sweep; a profile names its own per row.
+static std::string title(const RunCommand& c, const RunOptions& o, const Bootstrap& b, const Transport& t,
+                         std::string_view what) {
   std::ostringstream s;
-  s << "ccbench " << collective_name(o.collective) << " algo=" << algorithm_name(o.algorithm) << " ranks=" << b.size()
+  s << "ccbench " << what << " algo=" << algorithm_name(o.algorithm) << " ranks=" << b.size()
     << " bootstrap=" << b.name() << " transport=[" << t.describe() << "] isa=" << isa_name(active_isa())
     << " chunk=" << c.chunk_bytes << " " << (o.in_place ? "in-place" : "out-of-place");
   return s.str();
@@ -118,7 +120,7 @@ static uint64_t run_sweeps(const RunCommand& cmd, Communicator& comm, Bootstrap&
   for (Algorithm a : cmd.algorithm_list()) {
     RunOptions o = cmd.run_options(a);
     CollectiveRunner runner(comm, boot, o);
-    if (out.root) out.table.header(title(cmd, o, boot, comm.transport()));
+    if (out.root) out.table.header(title(cmd, o, boot, comm.transport(), collective_name(o.collective)));
     for (uint64_t bytes : cmd.size_list()) {
       SizeResult r = runner.run(bytes);
       wrong += r.wrong;
@@ -136,7 +138,7 @@ static uint64_t run_profiles(const RunCommand& cmd, Communicator& comm, Bootstra
   for (const Profile& p : cmd.profile_list()) {
     for (Algorithm a : cmd.algorithm_list()) {
       RunOptions o = cmd.run_options(a);
-      if (out.root) out.table.header("profile " + p.name + ": " + p.summary + "\n# " + title(cmd, o, boot, comm.transport()), true);
+      if (out.root) out.table.header("profile " + p.name + ": " + p.summary + "\n# " + title(cmd, o, boot, comm.transport(), "profile"), true);
       double step_us = run_profile(comm, boot, p, o, [&](const ProfileRow& row) {
         wrong += row.result.wrong;
         if (!out.root) return;
