@@ -75,6 +75,8 @@ void RunCommand::validate(int world) const {
   if (!profiles.empty() || !trace.empty()) {
     if (!sizes.empty() || !min_bytes.empty() || !max_bytes.empty())
       throw_invalid("--profile/--trace set the sizes: drop -b, -e and --sizes");
+    if (collective != "allreduce" || dtype != "float")
+      throw_invalid("--profile/--trace set each call's collective and type: drop --collective and -d");
     profile_list();
     if (!trace.empty()) load_trace(trace);
     return;
@@ -184,20 +186,19 @@ int run_rank(const RunCommand& cmd) {
   const auto timeout = std::chrono::milliseconds(static_cast<long long>(cmd.timeout_s * 1000));
   auto boot = make_bootstrap(info, timeout);
   uint64_t wrong = 0;
-  std::unique_ptr<Output> out;
   try {
     TransportPtr transport = make_transport(cmd.transport, boot->rank(), info.token, boot->local_address_hint());
     auto addresses = boot->allgather(transport->listen_address());
     Communicator comm(*transport, boot->rank(), boot->size(), addresses,
                       WaitPolicy{std::chrono::microseconds(cmd.spin_us), timeout});
     const bool root = boot->rank() == 0;
-    out.reset(new Output{root, ResultTable(std::cout),
-                         ResultRecord(job_info(cmd, *boot, *transport), root ? cmd.json_path : "", root ? cmd.csv_path : "")});
-    if (!cmd.profiles.empty()) wrong = run_profiles(cmd, comm, *boot, *out);
-    else if (!cmd.trace.empty()) wrong = run_trace(cmd, comm, *boot, *out);
-    else wrong = run_sweeps(cmd, comm, *boot, *out);
+    Output out{root, ResultTable(std::cout),
+               ResultRecord(job_info(cmd, *boot, *transport), root ? cmd.json_path : "", root ? cmd.csv_path : "")};
+    if (!cmd.profiles.empty()) wrong = run_profiles(cmd, comm, *boot, out);
+    else if (!cmd.trace.empty()) wrong = run_trace(cmd, comm, *boot, out);
+    else wrong = run_sweeps(cmd, comm, *boot, out);
     boot->barrier();
-    out->record.finish(true);
+    out.record.finish(true);
   } catch (const std::exception& e) {
     int status = report_error(e);
     boot->abort_job();  // under MPI, end the job now rather than leave peers waiting

@@ -37,6 +37,10 @@ void validate_algorithm(CollectiveKind c, Algorithm a) {
     throw_invalid("the tree algorithm exists for allreduce only: use --algo ring for " + std::string(collective_name(c)));
 }
 
+std::string_view reduce_op_label(const RunOptions& o) {
+  return o.collective == CollectiveKind::kAllGather ? "none" : op_name(o.op);
+}
+
 CollectiveRunner::CollectiveRunner(Communicator& comm, Bootstrap& bootstrap, RunOptions options)
     : comm_(comm), bootstrap_(bootstrap), opt_(options), link_(comm.transport().link()) {
   validate_algorithm(opt_.collective, opt_.algorithm);

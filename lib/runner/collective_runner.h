@@ -42,6 +42,9 @@ struct RunOptions {
   double line_rate_gbps = 0;  // --line-rate; 0: what the transport's link reports
 };
 
+// The reduction as result records show it: "none" for AllGather, which reduces nothing.
+std::string_view reduce_op_label(const RunOptions& o);
+
 struct SizeResult {
   uint64_t bytes = 0;   // the whole buffer, as nccl-tests' "size"
   size_t count = 0;     // elements (per rank for reduce-scatter / all-gather)

@@ -81,7 +81,7 @@ static ordered row_json(const ResultRow& row) {
     counter = {{"bytes", r.counter->bytes}, {"window_s", r.counter->window_s},
                {"per_rank_gbps", r.counter->gbytes_per_s}, {"util_pct", optional_number(r.counter_util_pct)}};
   ordered j{{"collective", collective_name(o.collective)}, {"algorithm", algorithm_name(o.algorithm)},
-            {"dtype", dtype_name(o.dtype)}, {"op", op_name(o.op)}, {"in_place", o.in_place},
+            {"dtype", dtype_name(o.dtype)}, {"op", reduce_op_label(o)}, {"in_place", o.in_place},
             {"bytes", r.bytes}, {"count", r.count}, {"iters", r.iters}, {"time_us", r.time_us},
             {"algbw_gbps", r.algbw_gbps}, {"busbw_gbps", r.busbw_gbps}, {"latency_us", latency_json(r.latency_us)},
             {"cpu_pct", {{"mean", r.cpu_pct_mean}, {"max", r.cpu_pct_max}, {"per_rank", r.rank_cpu_pct}}},
@@ -121,7 +121,7 @@ static std::string csv_row(const JobInfo& job, const ResultRow& row) {
   auto opt = [](const std::optional<double>& v) { return v ? csv_field(*v) : std::string(); };
   std::ostringstream s;
   s << job.machine.host << ',' << job.transport << ',' << job.ranks << ',' << collective_name(o.collective) << ','
-    << algorithm_name(o.algorithm) << ',' << dtype_name(o.dtype) << ',' << op_name(o.op) << ',' << o.in_place << ','
+    << algorithm_name(o.algorithm) << ',' << dtype_name(o.dtype) << ',' << reduce_op_label(o) << ',' << o.in_place << ','
     << row.profile << ',' << row.what << ',' << row.count_per_step << ',' << r.bytes << ',' << r.count << ','
     << r.iters;
   for (double v : {r.time_us, r.algbw_gbps, r.busbw_gbps, l.min, l.p50, l.p95, l.p99, l.max, l.mean, l.stdev, l.cv,

@@ -32,7 +32,7 @@ void ResultTable::row(const SizeResult& r, const RunOptions& o, uint64_t calls_p
   std::snprintf(line + n, sizeof line - static_cast<size_t>(n),
                 "%12llu %12zu %9s %7s %5s %12.2f %11.3f %11.3f %11.2f %6s %6.0f %7llu\n",
                 static_cast<unsigned long long>(r.bytes), r.count, std::string(dtype_name(o.dtype)).c_str(),
-                std::string(op_name(o.op)).c_str(), std::string(algorithm_name(o.algorithm)).c_str(), r.time_us,
+                std::string(reduce_op_label(o)).c_str(), std::string(algorithm_name(o.algorithm)).c_str(), r.time_us,
                 r.algbw_gbps, r.busbw_gbps, r.latency_us.p99, percent(r.link_util_pct).c_str(), r.cpu_pct_mean,
                 static_cast<unsigned long long>(r.wrong));
   out_ << line << std::flush;

@@ -1,5 +1,6 @@
 #include "runner/step_runner.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -22,9 +23,15 @@ static RunOptions options_for(const RunOptions& base, CollectiveKind op, DataTyp
 
 double run_profile(Communicator& comm, Bootstrap& boot, const Profile& p, const RunOptions& base,
                    const std::function<void(const ProfileRow&)>& on_row) {
-  // Entries grouped by (op, type) so that one runner's buffers serve a whole group.
-  std::map<std::pair<CollectiveKind, DataType>, std::vector<const ProfileEntry*>> groups;
-  for (const auto& e : p.entries) groups[{e.op, e.dtype}].push_back(&e);
+  // Entries grouped by (op, type), in the order the step first calls each, so that one
+  // runner's buffers serve a whole group.
+  using Key = std::pair<CollectiveKind, DataType>;
+  std::vector<std::pair<Key, std::vector<const ProfileEntry*>>> groups;
+  for (const auto& e : p.entries) {
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == Key{e.op, e.dtype}; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {Key{e.op, e.dtype}, {}});
+    it->second.push_back(&e);
+  }
   double step_us = 0;
   for (const auto& [key, entries] : groups) {
     RunOptions o = options_for(base, key.first, key.second);
