@@ -156,7 +156,7 @@ class SilentReporter : public benchmark::BenchmarkReporter {
 
 void add_options(CLI::App& app, BenchOptions& o) {
   app.add_option("--np", o.np, "Ranks to start on this host when not launched")->check(CLI::Range(1, 1024));
-  app.add_option("--transport", o.transport.name, "tcp or verbs")->check(CLI::IsMember({"tcp", "verbs"}));
+  app.add_option("--transport", o.transport.name, "tcp, ipoib or verbs")->check(CLI::IsMember({"tcp", "ipoib", "verbs"}));
   app.add_option("--sizes", o.sizes, "Sizes of the sweep benchmarks")->capture_default_str();
   app.add_option("--profile", o.profiles, "LLM profile NAME[:ddp|tp|fsdp]; repeatable");
   app.add_option("--collectives", o.collectives, "Collectives of the sweep")->capture_default_str();
@@ -167,7 +167,8 @@ void add_options(CLI::App& app, BenchOptions& o) {
   app.add_option("--line-rate", o.line_rate, "Link rate in bit/s (100G) when the NIC reports none");
   app.add_option("--timeout", o.timeout_s, "Seconds before a silent peer is declared gone");
   app.add_option("--tcp-streams", o.transport.tcp.streams, "Sockets per peer (tcp)")->check(CLI::Range(1, 64));
-  app.add_option("--iface", o.transport.tcp.iface, "Interface of the data sockets (tcp)");
+  app.add_option("--iface", o.transport.tcp.iface, "Interface of the data sockets (tcp, ipoib)");
+  app.add_flag("--ipoib-force", o.transport.ipoib.force, "Run ipoib over a non-IPoIB --iface anyway");
   app.add_option("--ib-dev", o.transport.verbs.device, "RDMA device (verbs)");
   app.add_option("--ib-port", o.transport.verbs.port, "Port of the device (verbs)");
   app.add_option("--gid-index", o.transport.verbs.gid_index, "GID index (verbs)");

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -126,6 +127,27 @@ TEST_CASE("a run that dies keeps every size it measured in the JSON", "[cli][rec
   REQUIRE(j["results"].size() == 1);
   CHECK(j["results"][0]["bytes"] == 65536);
   unlink(js.c_str());
+}
+
+TEST_CASE("--transport ipoib: refused in one line without IPoIB, runs over a forced netdev", "[cli][ipoib]") {
+  const std::string empty_host = temp_path("no-ipoib");  // a host whose sysfs has no IPoIB netdev
+  std::filesystem::create_directories(empty_host + "/sys/class/net");
+  ProcessResult none = run_process(ccbench({"run", "--np", "2", "--transport", "ipoib", "--ipoib-root", empty_host}));
+  CHECK(none.status == 2);
+  CHECK_THAT(none.output, Catch::Contains("no IPoIB interface on this host"));
+  CHECK(std::count(none.output.begin(), none.output.end(), '\n') == 1);
+  std::filesystem::remove_all(empty_host);
+  ProcessResult lo = run_process(ccbench({"run", "--np", "2", "--transport", "ipoib", "--iface", "lo"}));
+  CHECK(lo.status == 2);
+  CHECK_THAT(lo.output, Catch::Contains("lo is not an IPoIB interface"));
+  ProcessResult forced = run_process(ccbench({"run", "--np", "2", "--transport", "ipoib", "--iface", "lo", "--ipoib-force",
+                                              "--sizes", "1M", "-n", "3", "--tcp-streams", "2"}));
+  INFO(forced.output);
+  CHECK(forced.status == 0);
+  CHECK_THAT(forced.output, Catch::Contains("transport=[ipoib streams=2") && Catch::Contains("Out of bounds values : 0 OK"));
+  ProcessResult wrong = run_process(ccbench({"run", "--np", "2", "--transport", "verbs", "--ipoib-force"}));
+  CHECK(wrong.status == 2);
+  CHECK_THAT(wrong.output, Catch::Contains("--ipoib-force is an IPoIB flag"));
 }
 
 #ifdef CCB_BENCH

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "profile_listing.h"
 #include "run_command.h"
+#include "transport/ipoib/ipoib_interface.h"
 #include "transport/verbs/verbs_device.h"
 
 namespace {
@@ -23,7 +24,7 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("-o,--op", c.op, "sum, prod, min, max, avg")->capture_default_str();
   run.add_option("--algo", c.algos, "ring, tree or ring,tree")->capture_default_str();
   run.add_option("--collective", c.collective, "allreduce, reduce_scatter, all_gather")->capture_default_str();
-  run.add_option("--transport", c.transport.name, "Transport")->check(CLI::IsMember({"tcp", "verbs"}))->capture_default_str();
+  run.add_option("--transport", c.transport.name, "tcp, ipoib (TCP over an IPoIB interface) or verbs")->check(CLI::IsMember({"tcp", "ipoib", "verbs"}))->capture_default_str();
   run.add_option("-n,--iters", c.iters, "Timed iterations per size (0: 1 GiB / size, 5..1000)")->check(CLI::NonNegativeNumber);
   run.add_option("-w,--warmup", c.warmup, "Warm-up iterations per size (default iters/10, 2..20)")->check(CLI::Range(-1, 1000000));
   run.add_option("-c,--check", c.check, "Check results (1) or not (0)")->check(CLI::Range(0, 1))->capture_default_str();
@@ -45,6 +46,9 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("--bind", c.transport.tcp.address, "Bind the data sockets to this address")->group("TCP");
   run.add_flag("--ipv6", c.transport.tcp.ipv6, "Prefer the interface's IPv6 address")->group("TCP");
   run.add_option("--socket-buffer", c.socket_buffer, "SO_SNDBUF/SO_RCVBUF size (0: kernel autotuning)")->capture_default_str()->group("TCP");
+  run.add_flag("--ipoib-force", c.transport.ipoib.force, "Run --transport ipoib over a non-IPoIB --iface anyway")->group("IPoIB");
+  // Where sys/ and proc/ are read from, so tests can stand in a fake IPoIB host.
+  run.add_option("--ipoib-root", c.transport.ipoib.root, "")->group("");
 }
 
 void add_verbs_options(CLI::App& run, ccb::VerbsOptions& v) {
@@ -71,12 +75,15 @@ void add_verbs_options(CLI::App& run, ccb::VerbsOptions& v) {
 }
 
 // A flag of one transport given to another would be silently ignored: refuse it.
+// IPoIB runs the TCP engine, so the TCP flags apply to it too.
 void check_transport_flags(const CLI::App& run, const std::string& transport) {
   for (const CLI::Option* o : run.get_options()) {
     const std::string& group = o->get_group();
-    if (o->count() == 0 || (group != "TCP" && group != "Verbs")) continue;
-    if ((group == "TCP") != (transport == "tcp"))
-      ccb::throw_invalid(o->get_name() + " is a " + group + " flag; it has no effect with --transport " + transport);
+    if (o->count() == 0 || (group != "TCP" && group != "Verbs" && group != "IPoIB")) continue;
+    bool applies = group == "TCP" ? transport != "verbs" : group == "IPoIB" ? transport == "ipoib" : transport == "verbs";
+    if (!applies)
+      ccb::throw_invalid(o->get_name() + (group == "IPoIB" ? " is an " : " is a ") + group +
+                         " flag; it has no effect with --transport " + transport);
   }
 }
 
@@ -89,6 +96,7 @@ int run_main(ccb::cli::RunCommand& c, bool np_given, bool spin_given, const std:
   if (launched || c.np == 1) return ccb::cli::run_rank(c);
   c.validate(c.np);  // judge the flags once, before any rank starts
   if (c.transport.name == "verbs") ccb::verbs::check_device(c.transport.verbs);
+  if (c.transport.name == "ipoib") ccb::choose_ipoib_interface(c.transport.ipoib, c.transport.tcp.iface);
   ccb::LocalLaunch plan;
   plan.np = c.np;
   plan.argv = argv;

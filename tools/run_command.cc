@@ -13,6 +13,7 @@
 #include "runner/result_record.h"
 #include "runner/result_table.h"
 #include "runner/step_runner.h"
+#include "transport/ipoib/ipoib_interface.h"
 
 namespace ccb::cli {
 
@@ -192,6 +193,12 @@ int run_rank(const RunCommand& cmd) {
     Communicator comm(*transport, boot->rank(), boot->size(), addresses,
                       WaitPolicy{std::chrono::microseconds(cmd.spin_us), timeout});
     const bool root = boot->rank() == 0;
+    if (root && cmd.transport.name == "ipoib") {
+      const auto& ipoib = cmd.transport.ipoib;
+      auto chosen = choose_ipoib_interface(ipoib, cmd.transport.tcp.iface);
+      for (const std::string& w : ipoib_warnings(ipoib, chosen, cmd.transport.tcp.socket_buffer))
+        print_line_to_stderr("warning: " + w);
+    }
     Output out{root, ResultTable(std::cout),
                ResultRecord(job_info(cmd, *boot, *transport), root ? cmd.json_path : "", root ? cmd.csv_path : "")};
     if (!cmd.profiles.empty()) wrong = run_profiles(cmd, comm, *boot, out);

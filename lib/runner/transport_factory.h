@@ -2,6 +2,7 @@
 #pragma once
 #include <string>
 
+#include "transport/ipoib/ipoib_interface.h"
 #include "transport/tcp/tcp_options.h"
 #include "transport/transport.h"
 #include "transport/verbs/verbs_options.h"
@@ -10,7 +11,8 @@ namespace ccb {
 
 struct TransportChoice {
   std::string name = "tcp";
-  TcpOptions tcp;
+  TcpOptions tcp;      // also IPoIB's socket engine
+  IpoibOptions ipoib;
   VerbsOptions verbs;
 };
 
