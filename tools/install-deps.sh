@@ -8,7 +8,7 @@ PACKAGES=(
   libibverbs-dev librdmacm-dev rdma-core ibverbs-providers
   libopenmpi-dev openmpi-bin
   libbenchmark-dev libcli11-dev catch2 nlohmann-json3-dev
-  iproute2 procps python3
+  iproute2 procps python3 nftables
   # Google Benchmark's compare.py (/usr/share/benchmark) and the SciPy it imports.
   libbenchmark-tools python3-scipy
   # The soft-RoCE VM (tools/rxe-vm) in which the verbs tests run: an emulator, Debian's

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # README command 2: install, build, and run every test (ctest). .ci/run calls this.
-# The verbs tests run last, inside the soft-RoCE VM (tools/rxe-vm), reported in full.
+# The namespace tests (shaped link, cluster faults with their times to detection) and
+# the verbs tests (inside the soft-RoCE VM, tools/rxe-vm) run last, reported in full.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$here/tools/install-deps.sh"
 "$here/tools/build.sh"
 cd "$here/build"
-ctest --output-on-failure --timeout 900 -j 1 -LE verbs
+ctest --output-on-failure --timeout 900 -j 1 -LE "verbs|netns"
+ctest --output-on-failure --verbose -L netns
 # Shown in full: why verbs are skipped on this host, and the report from inside the VM.
 ctest --output-on-failure --verbose -L verbs
