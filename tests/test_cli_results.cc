@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <future>
+#include <thread>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -117,9 +119,26 @@ TEST_CASE("bad profile, rate and output flags: one line, exit 2, no rank started
 
 TEST_CASE("a run that dies keeps every size it measured in the JSON", "[cli][record]") {
   const std::string js = temp_path("dies.json");
-  // The second size cannot finish in time: the job is killed inside it.
-  ProcessResult r = run_process(ccbench({"run", "--np", "2", "--sizes", "64K,256M", "-n", "100000", "--algo", "ring",
-                                         "--json", js}), {}, std::chrono::seconds(15));
+  // The second size cannot finish: once the first is on disk, every process of the
+  // job (all have this JSON path in their arguments) is killed.
+  auto job = std::async(std::launch::async, [&] {
+    return run_process(ccbench({"run", "--np", "2", "--sizes", "64K,256M", "-n", "1000", "--algo", "ring", "--json", js}),
+                       {}, std::chrono::seconds(120));
+  });
+  bool first_on_disk = false;
+  for (int i = 0; i < 600 && !first_on_disk; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    try {
+      first_on_disk = read_json(js)["results"].size() == 1;
+    } catch (const std::exception&) {
+      // not written yet
+    }
+  }
+  CHECK(first_on_disk);
+  // "[d]ies" matches the job's arguments but not pkill's own command line.
+  const std::string pattern = js.substr(0, js.size() - 9) + "[d]ies.json";
+  CHECK(system(("pkill -KILL -f '" + pattern + "'").c_str()) == 0);
+  ProcessResult r = job.get();
   INFO(r.output);
   CHECK(r.status == 137);
   json j = read_json(js);
@@ -129,7 +148,7 @@ TEST_CASE("a run that dies keeps every size it measured in the JSON", "[cli][rec
   unlink(js.c_str());
 }
 
-TEST_CASE("--transport ipoib: refused in one line without IPoIB, runs over a forced netdev", "[cli][ipoib]") {
+TEST_CASE("the IPoIB transport: refused in one line without IPoIB, runs over a forced netdev", "[cli][ipoib]") {
   const std::string empty_host = temp_path("no-ipoib");  // a host whose sysfs has no IPoIB netdev
   std::filesystem::create_directories(empty_host + "/sys/class/net");
   ProcessResult none = run_process(ccbench({"run", "--np", "2", "--transport", "ipoib", "--ipoib-root", empty_host}));

@@ -102,6 +102,8 @@ TEST_CASE("bad profiles and model files name the problem", "[profiles]") {
   CHECK_THROWS_WITH(resolve_profile("/nonexistent/model.json:tp"), Catch::Contains("cannot read model file"));
   CHECK_THROWS_WITH(model_from_json("{\"hidden\": 8", "m.json"), Catch::Contains("m.json is not valid JSON"));
   CHECK_THROWS_WITH(model_from_json("[1]", "m.json"), Catch::Contains("a model is a JSON object"));
+  CHECK_THROWS_WITH(model_from_json(R"({"hidden": 1E400})", "m.json"), Catch::Contains("m.json is not valid JSON"));
+  CHECK_THROWS_WITH(model_from_json(R"({"name": 7})", "m.json"), Catch::Contains("are strings"));
   CHECK_THROWS_WITH(model_from_json(R"({"hidden": 8, "layers": 2, "heads": 2, "vocab": 10})", "m.json"),
                     Catch::Contains("'seq' must be a positive integer"));
   CHECK_THROWS_WITH(model_from_json(R"({"hidden": -8})", "m.json"), Catch::Contains("'hidden' must be a positive integer"));

@@ -47,6 +47,9 @@ TEST_CASE("malformed trace lines give the file, the line number and the fix", "[
                     Catch::Contains("not a whole number of float elements"));
   CHECK_THROWS_WITH(parse("{\"op\": 3, \"bytes\": 8, \"dtype\": \"float\"}\n"), Catch::Contains("must be strings"));
   CHECK_THROWS_WITH(parse("[1, 2]\n"), Catch::Contains("t.jsonl:1: not a JSON object"));
+  // Found by fuzz_text_inputs: a number JSON cannot hold is a parse error, not a crash.
+  CHECK_THROWS_WITH(parse("{\"op\": \"allreduce\", \"bytes\": 2621E4400, \"dtype\": \"bf16\"}\n"),
+                    Catch::Contains("t.jsonl:1: not a JSON object"));
   CHECK_THROWS_WITH(parse("# only a comment\n\n"), Catch::Contains("holds no collective calls"));
   CHECK_THROWS_WITH(load_trace("/nonexistent/t.jsonl"), Catch::Contains("cannot read trace"));
 }

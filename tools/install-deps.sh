@@ -9,6 +9,8 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin
   libbenchmark-dev libcli11-dev catch2 nlohmann-json3-dev
   iproute2 procps python3 nftables
+  # The libFuzzer targets (tools/fuzz.sh): clang and its runtime libraries.
+  clang libclang-rt-14-dev
   # Google Benchmark's compare.py (/usr/share/benchmark) and the SciPy it imports.
   libbenchmark-tools python3-scipy
   # The soft-RoCE VM (tools/rxe-vm) in which the verbs tests run: an emulator, Debian's

@@ -11,3 +11,5 @@ ctest --output-on-failure --timeout 900 -j 1 -LE "verbs|netns"
 ctest --output-on-failure --verbose -L netns
 # Shown in full: why verbs are skipped on this host, and the report from inside the VM.
 ctest --output-on-failure --verbose -L verbs
+# The parser fuzzers (libFuzzer, ASan+UBSan), a bounded time each.
+"$here/tools/fuzz.sh" "${CCB_FUZZ_SECONDS:-60}"

@@ -1,5 +1,7 @@
 #include "core/reduce.h"
 
+#include <cpuid.h>
+
 #include <cstdlib>
 #include <string>
 
@@ -7,17 +9,22 @@
 
 namespace ccb {
 
+// F16C by cpuid: clang's __builtin_cpu_supports does not know the name.
+static bool has_f16c() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) != 0;
+}
+
 bool isa_supported(Isa isa) {
   switch (isa) {
     case Isa::kScalar:
       return true;
     case Isa::kAvx2:
-      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-             __builtin_cpu_supports("f16c");
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && has_f16c();
     case Isa::kAvx512:
       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
              __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
-             __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("f16c");
+             __builtin_cpu_supports("avx512bf16") && has_f16c();
   }
   return false;
 }

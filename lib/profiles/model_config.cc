@@ -59,7 +59,7 @@ ModelConfig model_from_json(const std::string& text, const std::string& source) 
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse errors, and numbers out of range (406)
     throw_invalid(source + " is not valid JSON (" + e.what() + ")");
   }
   if (!j.is_object()) throw_invalid(source + ": a model is a JSON object, e.g. {\"name\": ..., \"hidden\": 4096, ...}");
@@ -70,12 +70,12 @@ ModelConfig model_from_json(const std::string& text, const std::string& source) 
     if (std::find(std::begin(known), std::end(known), key) == std::end(known))
       throw_invalid(source + ": unknown field '" + key + "' (see the README's model fields)");
   ModelConfig m;
-  m.name = j.value("name", source);
   try {
+    m.name = j.value("name", source);
     m.arch = parse_architecture(j.value("architecture", std::string("llama")));
     m.dtype = parse_dtype(j.value("dtype", std::string("bfloat16")));
     m.grad_dtype = parse_dtype(j.value("grad_dtype", std::string("float")));
-  } catch (const json::type_error&) {
+  } catch (const json::exception&) {
     throw_invalid(source + ": name, architecture, dtype and grad_dtype are strings");
   }
   m.hidden = get_count(j, "hidden", 0, source);

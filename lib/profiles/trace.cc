@@ -35,7 +35,7 @@ static TraceCall parse_line(const std::string& line) {
   json j;
   try {
     j = json::parse(line);
-  } catch (const json::parse_error&) {
+  } catch (const json::exception&) {  // parse errors, and numbers out of range (406)
     throw_invalid("not a JSON object; each line is {\"op\": \"allreduce\", \"bytes\": 1048576, \"dtype\": \"bf16\"}");
   }
   if (!j.is_object()) throw_invalid("not a JSON object");
