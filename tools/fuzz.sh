@@ -9,8 +9,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$here/build-fuzz"
 CC=clang CXX=clang++ cmake -S "$here" -B "$out" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCCB_FUZZ=ON \
   -DCCB_SANITIZE=address -DCCB_BUILD_TESTS=OFF -DCCB_BUILD_BENCH=OFF -DCCB_WITH_MPI=OFF >/dev/null
-cmake --build "$out" -j "$(nproc)" --target fuzz_frame fuzz_text_inputs
-for target in fuzz_frame fuzz_text_inputs; do
+cmake --build "$out" -j "$(nproc)" --target fuzz_frame fuzz_text_inputs fuzz_tcp_stream
+for target in fuzz_frame fuzz_text_inputs fuzz_tcp_stream; do
   corpus="$out/corpus/$target"
   mkdir -p "$corpus"
   echo "fuzz.sh: $target for ${seconds}s"

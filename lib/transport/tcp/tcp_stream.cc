@@ -104,6 +104,7 @@ bool TcpStream::begin_chunk() {
 
 void TcpStream::consume_staged() {
   size_t n = std::min(remaining_, stage_end_ - stage_pos_);
+  if (n == 0) return;  // a 0-byte message may have no buffer: memcpy(nullptr, .., 0) is UB
   std::memcpy(dst_, staging_.data() + stage_pos_, n);
   stage_pos_ += n;
   dst_ += n;
