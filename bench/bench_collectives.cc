@@ -19,6 +19,7 @@
 
 #include "algo/communicator.h"
 #include "bootstrap/bootstrap_factory.h"
+#include "bootstrap/launch_env.h"
 #include "bootstrap/local_launcher.h"
 #include "core/error.h"
 #include "core/reduce.h"
@@ -213,12 +214,6 @@ int run_rank(const BenchOptions& opt) {
   return 0;
 }
 
-bool launched() {
-  for (const char* v : {"CCB_LAUNCHED", "CCB_RANK", "RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"})
-    if (std::getenv(v)) return true;
-  return false;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -247,7 +242,7 @@ int main(int argc, char** argv) {
   }
   try {
     for (const std::string& p : opt.profiles) ccb::resolve_profile(p);  // fail before any rank starts
-    if (!launched() && opt.np > 1) {
+    if (!ccb::started_by_launcher(ccb::process_env()) && opt.np > 1) {
       ccb::LocalLaunch plan;
       plan.np = opt.np;
       plan.argv = original;

@@ -8,11 +8,7 @@
 # Usage: cluster_faults_test.sh CCBENCH CLUSTER. Exit 77 (skip) without root or netns.
 set -uo pipefail
 ccbench=$1 cluster=$2
-if [[ $(id -u) != 0 ]] || ! ip netns add ccbprobe$$ 2>/dev/null; then
-  echo "skipped: needs root and network namespaces (ip netns)"
-  exit 77
-fi
-ip netns del ccbprobe$$
+source "$(dirname "${BASH_SOURCE[0]}")/require_netns.sh"
 prefix=ccbf$$ work=$(mktemp -d) failed=0 timeout_s=5
 c() { local sub=$1; shift; "$cluster" "$sub" --prefix "$prefix" --net 80 "$@"; }
 trap 'c down; rm -rf "$work"' EXIT

@@ -6,11 +6,7 @@
 # Usage: shaped_link_test.sh CCBENCH SHAPED_PAIR. Exit 77 (skip) without root or netns.
 set -euo pipefail
 ccbench=$1 pair=$2
-if [[ $(id -u) != 0 ]] || ! ip netns add ccbprobe$$ 2>/dev/null; then
-  echo "skipped: needs root and network namespaces (ip netns)"
-  exit 77
-fi
-ip netns del ccbprobe$$
+source "$(dirname "${BASH_SOURCE[0]}")/require_netns.sh"
 prefix=ccbt$$ out=$(mktemp -d)
 trap '"$pair" down --prefix $prefix; rm -rf "$out"' EXIT
 "$pair" up --prefix "$prefix" --net 78 --rate 1gbit

@@ -6,6 +6,7 @@
 #include <map>
 #include <thread>
 
+#include "bootstrap/launch_env.h"
 #include "bootstrap/local_launcher.h"
 #include "core/error.h"
 #include "profile_listing.h"
@@ -91,8 +92,7 @@ int run_main(ccb::cli::RunCommand& c, bool np_given, bool spin_given, const std:
   c.np_given = np_given;
   c.argv = argv;
   c.transport.tcp.socket_buffer = static_cast<int>(ccb::parse_bytes(c.socket_buffer));
-  const bool launched = std::getenv("CCB_LAUNCHED") || std::getenv("CCB_RANK") || std::getenv("RANK") ||
-                        std::getenv("OMPI_COMM_WORLD_RANK") || std::getenv("PMI_RANK") || std::getenv("SLURM_PROCID");
+  const bool launched = ccb::started_by_launcher(ccb::process_env());
   if (launched || c.np == 1) return ccb::cli::run_rank(c);
   c.validate(c.np);  // judge the flags once, before any rank starts
   if (c.transport.name == "verbs") ccb::verbs::check_device(c.transport.verbs);

@@ -78,4 +78,10 @@ LaunchInfo detect_launch(const EnvLookup& env) {
   return info;
 }
 
+bool started_by_launcher(const EnvLookup& env) {
+  for (const char* v : {"CCB_LAUNCHED", "CCB_RANK", "RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"})
+    if (env(v)) return true;
+  return false;
+}
+
 }  // namespace ccb

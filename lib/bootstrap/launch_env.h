@@ -23,6 +23,9 @@ EnvLookup process_env();
 
 // Throws kInvalidArgument naming the variable and the fix.
 LaunchInfo detect_launch(const EnvLookup& env);
-uint64_t token_from_string(const std::string& s);  // FNV-1a of CCB_TOKEN
+uint64_t token_from_string(const std::string& s);
+// True when some launcher (ours, torchrun, mpirun, PMI, Slurm) started this process as
+// a rank, so it must not start ranks of its own.
+bool started_by_launcher(const EnvLookup& env);  // FNV-1a of CCB_TOKEN
 
 }  // namespace ccb

@@ -29,7 +29,6 @@ class IpoibTransport final : public Transport {
   void abort(const std::string& why) override { tcp_.abort(why); }
   std::string describe() const override;
   LinkInfo link() const override;
-  const IpoibInterface& interface() const { return iface_; }
 
  private:
   static TcpOptions bound_to(TcpOptions o, const IpoibInterface& i);
