@@ -169,6 +169,7 @@ void add_options(CLI::App& app, BenchOptions& o) {
   app.add_option("--timeout", o.timeout_s, "Seconds before a silent peer is declared gone");
   app.add_option("--tcp-streams", o.transport.tcp.streams, "Sockets per peer (tcp)")->check(CLI::Range(1, 64));
   app.add_option("--iface", o.transport.tcp.iface, "Interface of the data sockets (tcp, ipoib)");
+  app.add_option("--tcp-cc", o.transport.tcp.congestion_control, "TCP congestion control (tcp, ipoib; default: the system's)");
   app.add_flag("--ipoib-force", o.transport.ipoib.force, "Run ipoib over a non-IPoIB --iface anyway");
   app.add_option("--ib-dev", o.transport.verbs.device, "RDMA device (verbs)");
   app.add_option("--ib-port", o.transport.verbs.port, "Port of the device (verbs)");

@@ -8,6 +8,7 @@ set -euo pipefail
 out=${1:?usage: $0 OUTDIR [SIZES]}
 sizes=${2:-64K,1M,16M}
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$here/results/machine_txt.sh"
 build=${BUILD:-$here/build}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -20,13 +21,7 @@ done
 echo "RXE_VM_OUT=$out tools/rxe-vm/rxe-run --timeout 1500 --mem 3G -- sh -c '$guest'" >"$out/commands.txt"
 cd "$here"
 RXE_VM_OUT=$out tools/rxe-vm/rxe-run --timeout 1500 --mem 3G -- sh -c "$guest"
-{
-  uname -a
-  grep -m1 'model name' /proc/cpuinfo
-  nproc
-  git -C "$here" rev-parse HEAD
-  echo "guest: Debian linux-image-amd64 under qemu TCG, 2 vCPUs (tools/rxe-vm)"
-} >"$out/machine.txt"
+machine_txt "$out" "guest: Debian linux-image-amd64 under qemu TCG, 2 vCPUs (tools/rxe-vm)"
 python3 - "$out" <<'PY'
 import json, sys
 from pathlib import Path

@@ -8,6 +8,7 @@ out=${1:?usage: $0 OUTDIR [RATE] [MTU]}
 rate=${2:-2gbit}
 mtu=${3:-9000}
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$here/results/machine_txt.sh"
 build=${BUILD:-$here/build}
 pair="$here/tools/netns/shaped-pair"
 line_rate=${rate%bit}  # tc's "2gbit" is ccbench's "2g"
@@ -40,10 +41,5 @@ run_pair ccbench "$build/tools/ccbench" run --line-rate "$line_rate" --sizes 1M,
 run_pair bench "$build/bench/bench_collectives" --line-rate "$line_rate" --sizes 64M --collectives allreduce \
   --algo ring --iters 10 --benchmark_out="$out/bench.json" --benchmark_out_format=json
 "$pair" stats >"$out/tc-after.txt"
-{
-  uname -a
-  grep -m1 'model name' /proc/cpuinfo
-  nproc
-  git -C "$here" rev-parse HEAD
-} >"$out/machine.txt"
+machine_txt "$out"
 python3 "$here/results/check_shaped_link.py" "$out" | tee "$out/summary.txt"

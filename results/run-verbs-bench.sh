@@ -5,6 +5,7 @@
 set -euo pipefail
 out=${1:?usage: $0 OUTDIR}
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$here/results/machine_txt.sh"
 build=${BUILD:-$here/build}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -17,10 +18,4 @@ guest=(
 )
 echo "RXE_VM_OUT=$out $here/tools/rxe-vm/rxe-run --timeout 1200 --mem 3G -- sh -c '${guest[*]}'" >"$out/commands.txt"
 RXE_VM_OUT=$out "$here/tools/rxe-vm/rxe-run" --timeout 1200 --mem 3G -- sh -c "${guest[*]}"
-{
-  uname -a
-  grep -m1 'model name' /proc/cpuinfo
-  nproc
-  git -C "$here" rev-parse HEAD
-  echo "guest: Debian linux-image-amd64 under qemu TCG, rdma_rxe on dummy0 (tools/rxe-vm)"
-} >"$out/machine.txt"
+machine_txt "$out" "guest: Debian linux-image-amd64 under qemu TCG, rdma_rxe on dummy0 (tools/rxe-vm)"

@@ -110,6 +110,20 @@ TEST_CASE("bad interface names and stream counts are refused", "[tcp]") {
   CHECK_THROWS_WITH(tcp::TcpTransport(0, 0, zero), Catch::Contains("--tcp-streams"));
 }
 
+TEST_CASE("the congestion control is chosen with --tcp-cc and always reported", "[tcp]") {
+  TcpOptions reno;
+  reno.congestion_control = "reno";  // built into every kernel
+  TransportPair p(reno);
+  CHECK_THAT(p.t0->describe(), Catch::Contains(" cc=reno"));
+  send_recv(p, 1 << 20, 3);
+  tcp::TcpTransport system_default(0, 0, TcpOptions{});
+  CHECK_THAT(system_default.describe(), Catch::Contains(" cc=" + default_congestion_control()));
+  TcpOptions bogus;
+  bogus.congestion_control = "nosuchcc";
+  CHECK_THROWS_WITH(tcp::TcpTransport(0, 0, bogus), Catch::Contains("--tcp-cc nosuchcc") &&
+                                                        Catch::Contains("tcp_available_congestion_control"));
+}
+
 TEST_CASE("IPv6 loopback works", "[tcp]") {
   TcpOptions o;
   o.address = "::1";

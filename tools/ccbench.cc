@@ -12,6 +12,7 @@
 #include "profile_listing.h"
 #include "run_command.h"
 #include "transport/ipoib/ipoib_interface.h"
+#include "transport/tcp/socket_util.h"
 #include "transport/verbs/verbs_device.h"
 
 namespace {
@@ -47,6 +48,7 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("--bind", c.transport.tcp.address, "Bind the data sockets to this address")->group("TCP");
   run.add_flag("--ipv6", c.transport.tcp.ipv6, "Prefer the interface's IPv6 address")->group("TCP");
   run.add_option("--socket-buffer", c.socket_buffer, "SO_SNDBUF/SO_RCVBUF size (0: kernel autotuning)")->capture_default_str()->group("TCP");
+  run.add_option("--tcp-cc", c.transport.tcp.congestion_control, "TCP congestion control of the data sockets (cubic, bbr...; default: the system's)")->group("TCP");
   run.add_flag("--ipoib-force", c.transport.ipoib.force, "Run --transport ipoib over a non-IPoIB --iface anyway")->group("IPoIB");
   // Where sys/ and proc/ are read from, so tests can stand in a fake IPoIB host.
   run.add_option("--ipoib-root", c.transport.ipoib.root, "")->group("");
@@ -95,6 +97,7 @@ int run_main(ccb::cli::RunCommand& c, bool np_given, bool spin_given, const std:
   const bool launched = ccb::started_by_launcher(ccb::process_env());
   if (launched || c.np == 1) return ccb::cli::run_rank(c);
   c.validate(c.np);  // judge the flags once, before any rank starts
+  ccb::check_congestion_control(c.transport.tcp.congestion_control);
   if (c.transport.name == "verbs") ccb::verbs::check_device(c.transport.verbs);
   if (c.transport.name == "ipoib") ccb::choose_ipoib_interface(c.transport.ipoib, c.transport.tcp.iface);
   ccb::LocalLaunch plan;

@@ -9,6 +9,8 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin
   libbenchmark-dev libcli11-dev catch2 nlohmann-json3-dev
   iproute2 procps python3 nftables
+  # The cluster's --delay without sch_netem (tools/netns/delay_queue.cc): NFQUEUE.
+  iptables libnetfilter-queue-dev
   # The libFuzzer targets (tools/fuzz.sh): clang and its runtime libraries.
   clang libclang-rt-14-dev
   # Google Benchmark's compare.py (/usr/share/benchmark) and the SciPy it imports.

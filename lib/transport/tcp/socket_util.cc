@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <thread>
 
 #include "core/error.h"
@@ -182,6 +183,28 @@ void set_buffer_sizes(int fd, int bytes) {
   if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof bytes) != 0 ||
       setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes) != 0)
     throw_errno("SO_SNDBUF/SO_RCVBUF");
+}
+
+void set_congestion_control(int fd, const std::string& name) {
+  if (name.empty()) return;
+  if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name.data(), static_cast<socklen_t>(name.size())) != 0)
+    throw Error(ErrorKind::kInvalidArgument,
+                "--tcp-cc " + name + ": " + std::strerror(errno) +
+                    " (the kernel offers: /proc/sys/net/ipv4/tcp_available_congestion_control; modprobe tcp_" + name + ")");
+}
+
+void check_congestion_control(const std::string& name) {
+  if (name.empty()) return;
+  Fd probe(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (!probe) throw_errno("socket");
+  set_congestion_control(probe.get(), name);
+}
+
+std::string default_congestion_control() {
+  std::ifstream in("/proc/sys/net/ipv4/tcp_congestion_control");
+  std::string name;
+  in >> name;
+  return name;
 }
 
 bool read_exact(int fd, void* buf, size_t n, Deadline deadline) {

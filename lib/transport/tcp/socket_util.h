@@ -33,6 +33,10 @@ Fd connect_to(const SockAddr& addr, Deadline deadline, bool retry_refused);
 void set_nonblocking(int fd, bool on);
 void set_nodelay(int fd);
 void set_buffer_sizes(int fd, int bytes);  // 0 keeps the kernel's autotuning
+void set_congestion_control(int fd, const std::string& name);  // empty: the default
+void check_congestion_control(const std::string& name);       // the same error, up front
+// The algorithm new TCP sockets of this network namespace get; "" if unreadable.
+std::string default_congestion_control();
 
 // Blocking exchange helpers for handshakes; false on EOF, throw on error or deadline.
 bool read_exact(int fd, void* buf, size_t n, Deadline deadline);

@@ -12,6 +12,9 @@ struct TcpOptions {
   int streams = 1;
   size_t min_chunk = 64 << 10;     // a message is split in chunks of at least this
   int socket_buffer = 0;           // SO_SNDBUF/SO_RCVBUF bytes; 0 keeps autotuning
+  // TCP_CONGESTION of the data sockets (--tcp-cc); empty keeps the system's default.
+  // Runs on long, fat or lossy links differ by it, so it is always reported.
+  std::string congestion_control;
   std::string iface;               // bind to this interface's address (--iface)
   std::string address;             // or to this address (--bind)
   bool ipv6 = false;               // prefer the interface's IPv6 address

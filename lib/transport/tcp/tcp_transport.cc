@@ -43,6 +43,7 @@ TcpTransport::TcpTransport(int rank, uint64_t token, TcpOptions opts, const std:
     throw_invalid("--tcp-streams must be between 1 and 64, got " + std::to_string(opts_.streams));
   listener_ = listen_on(choose_bind_address(opts_, advertise), 1024);
   bound_ = local_address_of(listener_.get());
+  set_congestion_control(listener_.get(), opts_.congestion_control);  // a bad name fails here, not at connect
   epoll_ = Fd(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_) throw_errno("epoll_create1", context(-1, "setup"));
   epoll_event ev{};
@@ -63,6 +64,7 @@ std::string TcpTransport::describe() const {
   std::ostringstream s;
   s << name_ << " streams=" << opts_.streams << " min_chunk=" << opts_.min_chunk
     << " sockbuf=" << (opts_.socket_buffer ? std::to_string(opts_.socket_buffer) : "auto")
+    << " cc=" << (opts_.congestion_control.empty() ? default_congestion_control() : opts_.congestion_control)
     << " addr=" << bound_.ip();
   if (!opts_.iface.empty()) s << " iface=" << opts_.iface;
   return s.str();
@@ -73,6 +75,7 @@ LinkInfo TcpTransport::link() const { return netdev_link(opts_.iface.empty() ? i
 void TcpTransport::prepare_data_socket(int fd) const {
   set_nodelay(fd);
   set_buffer_sizes(fd, opts_.socket_buffer);
+  set_congestion_control(fd, opts_.congestion_control);
   set_nonblocking(fd, true);
 }
 

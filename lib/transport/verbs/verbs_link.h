@@ -20,9 +20,6 @@ struct DeviceHandles {
   uint64_t token = 0;
 };
 
-// "job token mismatch (...)", for both sides of a refused handshake.
-std::string handshake_status_text(HandshakeStatus s);
-
 // A CQ and control block for a new connection (its QPs come from the link maker).
 LinkResources new_link_resources(const DeviceHandles& h);
 

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "transport/tcp/socket_util.h"
+#include "transport/verbs/verbs_handshake.h"
 #include "transport/verbs/verbs_link.h"
 #include "transport/verbs/verbs_wire.h"
 
@@ -65,11 +66,13 @@ class NativeLinkMaker final : public LinkMaker {
     Endpoint mine = endpoint(p, peer, std::random_device{}() & 0xffffff);
     write_exact(fd.get(), &mine, sizeof mine, deadline);
     Endpoint theirs{};
-    if (!read_exact(fd.get(), &theirs, sizeof theirs, deadline) || theirs.magic != kHelloMagic)
+    if (!read_exact(fd.get(), &theirs, sizeof theirs, deadline))
       throw Error(ErrorKind::kPeerLost, "rank " + std::to_string(peer) + " closed the verbs handshake", ctx(peer));
-    auto st = static_cast<HandshakeStatus>(theirs.status);
-    if (st != HandshakeStatus::kOk)
-      throw Error(ErrorKind::kInvalidArgument, "rank " + std::to_string(peer) + " refused the connection: " + handshake_status_text(st), ctx(peer));
+    AnswerVerdict verdict = check_answer(theirs, peer, expect());
+    if (!verdict.protocol_error.empty())
+      throw Error(ErrorKind::kProtocol, "rank " + std::to_string(peer) + " answered the verbs handshake wrongly: " + verdict.protocol_error, ctx(peer));
+    if (verdict.status != HandshakeStatus::kOk)
+      throw Error(ErrorKind::kInvalidArgument, "rank " + std::to_string(peer) + " refused the connection: " + handshake_status_text(verdict.status), ctx(peer));
     theirs.psn = mine.psn;
     finish(p, theirs);
     const char ready = 1;  // our QPs are RTS: the acceptor may use its end now
@@ -108,10 +111,7 @@ class NativeLinkMaker final : public LinkMaker {
   }
 
   void finish(Pending& p, const Endpoint& theirs) {
-    RemoteQps remote;
-    std::memcpy(remote.gid.raw, theirs.gid, sizeof theirs.gid);
-    remote.lid = theirs.lid, remote.mtu = static_cast<ibv_mtu>(theirs.mtu), remote.psn = theirs.psn;
-    remote.qpn.assign(theirs.qpn, theirs.qpn + theirs.nqps);
+    RemoteQps remote = remote_qps_of(theirs);
     for (size_t i = 0; i < p.qps.size(); ++i) connect_rc_qp(p.qps[i].get(), h_.port, h_.opts, remote, i);
     p.res.peer_ctrl_addr = theirs.ctrl_addr;
     p.res.peer_ctrl_rkey = theirs.ctrl_rkey;
@@ -122,13 +122,7 @@ class NativeLinkMaker final : public LinkMaker {
     return std::move(p.res);
   }
 
-  HandshakeStatus check(const Endpoint& e) const {
-    if (e.magic != kHelloMagic || e.version != kWireVersion) return HandshakeStatus::kBadVersion;
-    if (e.token != h_.token) return HandshakeStatus::kBadToken;
-    if (e.to_rank != h_.rank || e.from_rank < 0) return HandshakeStatus::kWrongRank;
-    if (e.nqps != h_.opts.qps) return HandshakeStatus::kBadQps;
-    return HandshakeStatus::kOk;
-  }
+  HandshakeExpect expect() const { return {h_.rank, h_.token, h_.opts.qps}; }
 
   // Serves whichever peer arrives (see Transport::accept); strangers are dropped.
   void accept_one(Deadline deadline) {
@@ -141,7 +135,8 @@ class NativeLinkMaker final : public LinkMaker {
     try {
       Endpoint theirs{};
       if (!read_exact(fd.get(), &theirs, sizeof theirs, hs_deadline)) return;
-      HandshakeStatus st = check(theirs);
+      HandshakeStatus st = check_hello(theirs, expect());
+      if (st == HandshakeStatus::kOk && arrived_.count(theirs.from_rank)) st = HandshakeStatus::kDuplicate;
       Pending p;
       Endpoint mine{};
       if (st == HandshakeStatus::kOk) p = make_pending(), mine = endpoint(p, theirs.from_rank, theirs.psn);
@@ -167,17 +162,6 @@ class NativeLinkMaker final : public LinkMaker {
 };
 
 }  // namespace
-
-std::string handshake_status_text(HandshakeStatus s) {
-  switch (s) {
-    case HandshakeStatus::kOk: return "ok";
-    case HandshakeStatus::kBadToken: return "job token mismatch (every rank needs the same CCB_TOKEN)";
-    case HandshakeStatus::kWrongRank: return "it is not the rank we meant to reach (stale address in the store?)";
-    case HandshakeStatus::kBadQps: return "--qps differs between ranks";
-    case HandshakeStatus::kBadVersion: return "ccbench versions differ between ranks";
-  }
-  return "unknown status";
-}
 
 LinkResources new_link_resources(const DeviceHandles& h) {
   LinkResources r;

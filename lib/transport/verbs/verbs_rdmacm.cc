@@ -9,33 +9,11 @@
 
 #include "core/error.h"
 #include "transport/tcp/socket_util.h"
+#include "transport/verbs/verbs_handshake.h"
 #include "transport/verbs/verbs_wire.h"
 
 namespace ccb::verbs {
 namespace {
-
-// Fits the 56 bytes an RC connect request may carry.
-struct CmHello {
-  uint32_t magic;
-  uint16_t version;
-  uint8_t qp_index;
-  uint8_t nqps;
-  int32_t from_rank;
-  int32_t to_rank;
-  uint64_t token;
-  uint64_t ctrl_addr;
-  uint32_t ctrl_rkey;
-  uint32_t reserved;
-};
-static_assert(sizeof(CmHello) <= 56);
-
-struct CmAnswer {
-  uint32_t magic;
-  uint32_t status;  // HandshakeStatus
-  uint64_t ctrl_addr;
-  uint32_t ctrl_rkey;
-  uint32_t reserved;
-};
 
 constexpr int kResolveMs = 5000;
 
@@ -184,13 +162,11 @@ LinkResources RdmaCmLinkMaker::connect(int peer, const std::string& address, Dea
       if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) { on_connect_request(ev); continue; }
       if (ev->id != id) { on_passive_event(ev); continue; }
       auto got = ev->event;
-      CmAnswer answer{};
-      if (ev->param.conn.private_data && ev->param.conn.private_data_len >= sizeof answer)
-        std::memcpy(&answer, ev->param.conn.private_data, sizeof answer);
+      std::optional<CmAnswer> answer = parse_cm_answer(ev->param.conn.private_data, ev->param.conn.private_data_len);
       rdma_ack_cm_event(ev);
-      if (got == want) return answer;
-      std::string why = got == RDMA_CM_EVENT_REJECTED && answer.magic == kHelloMagic
-                            ? "it refused: " + handshake_status_text(static_cast<HandshakeStatus>(answer.status))
+      if (got == want) return answer.value_or(CmAnswer{});
+      std::string why = got == RDMA_CM_EVENT_REJECTED && answer && answer->magic == kHelloMagic
+                            ? "it refused: " + handshake_status_text(static_cast<HandshakeStatus>(answer->status))
                             : std::string(rdma_event_str(got));
       throw Error(ErrorKind::kPeerLost, std::string(what) + " to rank " + std::to_string(peer) + " at " + ip + " failed: " + why, ctx(peer));
     }
@@ -217,16 +193,12 @@ LinkResources RdmaCmLinkMaker::connect(int peer, const std::string& address, Dea
 }
 
 void RdmaCmLinkMaker::on_connect_request(rdma_cm_event* ev) {
-  CmHello hello{};
-  if (ev->param.conn.private_data && ev->param.conn.private_data_len >= sizeof hello)
-    std::memcpy(&hello, ev->param.conn.private_data, sizeof hello);
+  std::optional<CmHello> parsed = parse_cm_hello(ev->param.conn.private_data, ev->param.conn.private_data_len);
   rdma_cm_id* id = ev->id;
   rdma_ack_cm_event(ev);
-  HandshakeStatus st = HandshakeStatus::kOk;
-  if (hello.magic != kHelloMagic || hello.version != kWireVersion) st = HandshakeStatus::kBadVersion;
-  else if (hello.token != h_.token) st = HandshakeStatus::kBadToken;
-  else if (hello.to_rank != h_.rank || hello.from_rank < 0) st = HandshakeStatus::kWrongRank;
-  else if (hello.nqps != h_.opts.qps || hello.qp_index >= hello.nqps) st = HandshakeStatus::kBadQps;
+  HandshakeStatus st = check_cm_hello(parsed, {h_.rank, h_.token, h_.opts.qps});
+  if (st == HandshakeStatus::kOk && arrivals_.count(parsed->from_rank) && arrivals_[parsed->from_rank]->ids[parsed->qp_index].get())
+    st = HandshakeStatus::kDuplicate;  // replacing the id would leave passive_ids_ pointing at a freed one
   CmId owned(id);
   CmAnswer answer{kHelloMagic, static_cast<uint32_t>(st), 0, 0, 0};
   if (st != HandshakeStatus::kOk) {
@@ -234,6 +206,7 @@ void RdmaCmLinkMaker::on_connect_request(rdma_cm_event* ev) {
     print_line_to_stderr("rank " + std::to_string(h_.rank) + " rejected an rdma_cm connection: " + handshake_status_text(st));
     return;
   }
+  const CmHello& hello = *parsed;
   auto& arrival = arrivals_[hello.from_rank];
   if (!arrival) {
     arrival = std::make_unique<Arrival>();

@@ -86,6 +86,33 @@ struct Endpoint {
 };
 static_assert(sizeof(Endpoint) == 128);
 
-enum class HandshakeStatus : uint8_t { kOk = 0, kBadToken, kWrongRank, kBadQps, kBadVersion };
+// rdma_cm mode: the private data of each QP's connect request. It fits the 56 bytes
+// an RC connect request may carry.
+struct CmHello {
+  uint32_t magic;
+  uint16_t version;
+  uint8_t qp_index;
+  uint8_t nqps;
+  int32_t from_rank;
+  int32_t to_rank;
+  uint64_t token;
+  uint64_t ctrl_addr;
+  uint32_t ctrl_rkey;
+  uint32_t reserved;
+};
+static_assert(sizeof(CmHello) <= 56);
+
+// The acceptor's private data, in ESTABLISHED and REJECTED alike.
+struct CmAnswer {
+  uint32_t magic;
+  uint32_t status;  // HandshakeStatus
+  uint64_t ctrl_addr;
+  uint32_t ctrl_rkey;
+  uint32_t reserved;
+};
+static_assert(sizeof(CmAnswer) == 24);
+
+enum class HandshakeStatus : uint8_t { kOk = 0, kBadToken, kWrongRank, kBadQps, kBadVersion, kDuplicate };
+constexpr uint8_t kLastHandshakeStatus = static_cast<uint8_t>(HandshakeStatus::kDuplicate);
 
 }  // namespace ccb::verbs
