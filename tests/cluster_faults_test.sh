@@ -9,6 +9,7 @@
 set -uo pipefail
 ccbench=$1 cluster=$2
 source "$(dirname "${BASH_SOURCE[0]}")/require_netns.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/wait_for_result.sh"
 prefix=ccbf$$ work=$(mktemp -d) failed=0 timeout_s=5
 c() { local sub=$1; shift; "$cluster" "$sub" --prefix "$prefix" --net 80 "$@"; }
 trap 'c down; rm -rf "$work"' EXIT
@@ -20,10 +21,7 @@ fault() {
   c run --port $((29800 + RANDOM % 100)) -- "$ccbench" run --sizes 256K,128M --algo ring \
     --timeout "$timeout_s" --json "$json" >"$out" 2>&1 &
   job=$!
-  for _ in $(seq 300); do
-    python3 -c "import json,sys; sys.exit(0 if len(json.load(open('$json'))['results']) >= 1 else 1)" 2>/dev/null && break
-    sleep 0.1
-  done
+  wait_for_result "$json" 300
   t0=$(date +%s.%N)
   eval "$inject"
   # Detection: until every surviving rank (hosts 0 and 2) is gone; a stalled rank 1

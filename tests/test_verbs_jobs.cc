@@ -43,9 +43,10 @@ TEST_CASE("verbs collectives match the serial reference, 4 and 5 ranks", "[verbs
   run_verbs_matrix(4, "medium");
   run_verbs_matrix(5, "medium", "3");
 }
-TEST_CASE("verbs collectives match the serial reference, 6 and 7 ranks", "[verbs][collective]") {
+// 7 ranks left to the TCP matrix (the algorithms see only the transport interface):
+// odd world sizes run here at 3 and 5, and CI's 30 minutes are spent elsewhere.
+TEST_CASE("verbs collectives match the serial reference, 6 ranks", "[verbs][collective]") {
   run_verbs_matrix(6, "medium");
-  run_verbs_matrix(7, "medium");
 }
 TEST_CASE("verbs collectives match the serial reference, 8 ranks", "[verbs][collective]") {
   run_verbs_matrix(8, "medium", "4");

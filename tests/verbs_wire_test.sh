@@ -6,6 +6,7 @@
 # peer, with the size already measured kept in the JSON. Times are printed, not asserted.
 # Usage: verbs_wire_test.sh CCBENCH RXE_WIRE
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/wait_for_result.sh"
 ccbench=$1 wire=$2 work=$(mktemp -d) failed=0
 trap '"$wire" down; rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; failed=1; }
@@ -35,10 +36,7 @@ rank 1 rxeB --sizes 256K,64M --algo ring -n 20 -w 1 --timeout 5 --json "$work/r1
 p1=$!
 rank 0 rxeA --sizes 256K,64M --algo ring -n 20 -w 1 --timeout 5 --json "$work/r0.json" >"$work/f0.txt" 2>&1 &
 p0=$!
-for _ in $(seq 600); do
-  python3 -c "import json,sys; sys.exit(0 if json.load(open('$work/r0.json'))['results'] else 1)" 2>/dev/null && break
-  sleep 0.1
-done
+wait_for_result "$work/r0.json"
 t0=$(date +%s.%N)
 "$wire" link down
 s0=0 s1=0
