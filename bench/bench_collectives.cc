@@ -15,14 +15,17 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <regex>
 #include <sstream>
 
 #include "algo/communicator.h"
-#include "bootstrap/bootstrap_factory.h"
 #include "bootstrap/launch_env.h"
 #include "bootstrap/local_launcher.h"
 #include "core/error.h"
 #include "core/reduce.h"
+#include "job/number_flags.h"
+#include "job/preflight.h"
+#include "job/rank_job.h"
 #include "metrics/link_utilization.h"
 #include "profiles/profile.h"
 #include "runner/result_record.h"
@@ -166,53 +169,104 @@ void add_options(CLI::App& app, BenchOptions& o) {
   app.add_option("--iters", o.iters, "Iterations of every benchmark, the same on every rank")->check(CLI::Range(1, 1000000));
   app.add_option("--warmup", o.warmup, "Untimed calls before each benchmark")->check(CLI::Range(0, 1000000));
   app.add_option("--line-rate", o.line_rate, "Link rate in bit/s (100G) when the NIC reports none");
-  app.add_option("--timeout", o.timeout_s, "Seconds before a silent peer is declared gone");
+  app.add_option("--timeout", o.timeout_s, "Seconds before a silent peer is declared gone")->check(ccb::timeout_seconds());
   app.add_option("--tcp-streams", o.transport.tcp.streams, "Sockets per peer (tcp)")->check(CLI::Range(1, 64));
   app.add_option("--iface", o.transport.tcp.iface, "Interface of the data sockets (tcp, ipoib)");
   app.add_option("--tcp-cc", o.transport.tcp.congestion_control, "TCP congestion control (tcp, ipoib; default: the system's)");
   app.add_flag("--ipoib-force", o.transport.ipoib.force, "Run ipoib over a non-IPoIB --iface anyway");
   app.add_option("--ib-dev", o.transport.verbs.device, "RDMA device (verbs)");
-  app.add_option("--ib-port", o.transport.verbs.port, "Port of the device (verbs)");
-  app.add_option("--gid-index", o.transport.verbs.gid_index, "GID index (verbs)");
+  app.add_option("--ib-port", o.transport.verbs.port, "Port of the device (verbs)")->check(CLI::Range(0, 255));
+  app.add_option("--gid-index", o.transport.verbs.gid_index, "GID index (verbs)")->check(CLI::Range(-1, 65535));
   app.add_option("--qps", o.transport.verbs.qps, "Queue pairs per connection (verbs)")->check(CLI::Range(1, 15));
+}
+
+// What every rank must run alike, for the store to check (store_hello.h).
+ccb::bootstrap::JobFingerprint fingerprint(const BenchOptions& o, int world_size) {
+  ccb::bootstrap::JobFingerprint f;
+  using ccb::bootstrap::add_field;
+  add_field(f, "ccbench", std::string(ccb::kCcbenchVersion) + " bench_collectives");
+  add_field(f, "world size", std::to_string(world_size));
+  add_field(f, "--transport", o.transport.name);
+  add_field(f, "--sizes", o.sizes);
+  add_field(f, "--collectives", o.collectives);
+  add_field(f, "--algo", o.algos);
+  add_field(f, "-d", o.dtype);
+  std::string profiles;
+  for (const std::string& p : o.profiles) profiles += (profiles.empty() ? "" : ",") + p;
+  add_field(f, "--profile", profiles);
+  add_field(f, "--iters", std::to_string(o.iters));
+  add_field(f, "--warmup", std::to_string(o.warmup));
+  add_field(f, "--benchmark_filter", benchmark::GetBenchmarkFilter());
+  add_field(f, o.transport.name == "verbs" ? "--qps" : "--tcp-streams",
+            std::to_string(o.transport.name == "verbs" ? o.transport.verbs.qps : o.transport.tcp.streams));
+  return f;
+}
+
+void add_context(ccb::RankContext& rank, const BenchOptions& opt) {
+  ccb::LinkInfo link = rank.transport.link();
+  ccb::MachineInfo machine = ccb::probe_machine();
+  benchmark::AddCustomContext("ccbench_version", ccb::kCcbenchVersion);
+  benchmark::AddCustomContext("ccbench_kernel", machine.kernel);
+  benchmark::AddCustomContext("ccbench_cpu", machine.cpu_model);
+  benchmark::AddCustomContext("ccbench_transport", rank.transport.describe());
+  benchmark::AddCustomContext("ccbench_ranks", std::to_string(rank.boot.size()));
+  benchmark::AddCustomContext("ccbench_bootstrap", rank.boot.name());
+  benchmark::AddCustomContext("ccbench_nic", link.nic + (link.firmware.empty() ? "" : " fw " + link.firmware));
+  benchmark::AddCustomContext("ccbench_line_rate_gbps", opt.line_rate.empty() ? std::to_string(link.line_rate_gbps) : opt.line_rate);
+  benchmark::AddCustomContext("ccbench_reduce_isa", std::string(ccb::isa_name(ccb::active_isa())));
 }
 
 int run_rank(const BenchOptions& opt) {
   ccb::LaunchInfo info = ccb::detect_launch(ccb::process_env());
-  const auto timeout = std::chrono::milliseconds(static_cast<long long>(opt.timeout_s * 1000));
-  auto boot = ccb::make_bootstrap(info, timeout);
-  try {
-    auto transport = ccb::make_transport(opt.transport, boot->rank(), info.token, boot->local_address_hint());
-    auto addresses = boot->allgather(transport->listen_address());
-    ccb::Communicator comm(*transport, boot->rank(), boot->size(), addresses,
-                           ccb::WaitPolicy{std::chrono::microseconds(opt.spin_us), timeout});
-    BenchJob job{opt, *boot, comm, {}};
+  ccb::check_fd_budget(opt.transport, info.world_size);
+  ccb::JobSettings settings{opt.transport, std::chrono::milliseconds(static_cast<long long>(opt.timeout_s * 1000)),
+                            std::chrono::microseconds(opt.spin_us), fingerprint(opt, info.world_size)};
+  return ccb::run_as_rank(info, settings, [&](ccb::RankContext& rank) {
+    BenchJob job{opt, rank.boot, rank.comm, {}};
     register_sweeps(job);
     for (const std::string& spec : opt.profiles) {
       ccb::Profile p = ccb::resolve_profile(spec);
       for (const std::string& a : split(opt.algos)) register_profile(job, p, ccb::parse_algorithm(a));
     }
-    ccb::LinkInfo link = transport->link();
-    ccb::MachineInfo machine = ccb::probe_machine();
-    benchmark::AddCustomContext("ccbench_version", ccb::kCcbenchVersion);
-    benchmark::AddCustomContext("ccbench_kernel", machine.kernel);
-    benchmark::AddCustomContext("ccbench_cpu", machine.cpu_model);
-    benchmark::AddCustomContext("ccbench_transport", transport->describe());
-    benchmark::AddCustomContext("ccbench_ranks", std::to_string(boot->size()));
-    benchmark::AddCustomContext("ccbench_bootstrap", boot->name());
-    benchmark::AddCustomContext("ccbench_nic", link.nic + (link.firmware.empty() ? "" : " fw " + link.firmware));
-    benchmark::AddCustomContext("ccbench_line_rate_gbps", opt.line_rate.empty() ? std::to_string(link.line_rate_gbps) : opt.line_rate);
-    benchmark::AddCustomContext("ccbench_reduce_isa", std::string(ccb::isa_name(ccb::active_isa())));
+    add_context(rank, opt);
     SilentReporter silent;
-    if (boot->rank() == 0) benchmark::RunSpecifiedBenchmarks();
-    else benchmark::RunSpecifiedBenchmarks(&silent);
-    boot->barrier();
-  } catch (const std::exception& e) {
-    int status = ccb::report_error(e);
-    boot->abort_job();
-    return status;
+    size_t ran = rank.boot.rank() == 0 ? benchmark::RunSpecifiedBenchmarks() : benchmark::RunSpecifiedBenchmarks(&silent);
+    rank.boot.barrier();
+    // A nightly job that measured nothing must not pass.
+    if (ran == 0)
+      ccb::throw_invalid("--benchmark_filter '" + benchmark::GetBenchmarkFilter() +
+                         "' matches no benchmark: see --benchmark_list_tests");
+    return 0;
+  });
+}
+
+// Google Benchmark takes the filter as a regular expression, with a leading '-' to
+// negate it; one that does not compile would run nothing and exit 0.
+void check_filter() {
+  std::string filter = benchmark::GetBenchmarkFilter();
+  if (filter.starts_with('-')) filter.erase(0, 1);
+  try {
+    std::regex check(filter, std::regex::extended);
+  } catch (const std::regex_error& e) {
+    ccb::throw_invalid("--benchmark_filter '" + benchmark::GetBenchmarkFilter() + "' is not a regular expression (" +
+                       e.what() + ")");
   }
-  return 0;
+}
+
+// Everything that can be judged before any rank starts.
+void preflight(const BenchOptions& opt, int world_size) {
+  check_filter();
+  uint64_t largest = 0;
+  for (uint64_t b : ccb::parse_byte_list(opt.sizes)) largest = std::max(largest, b);
+  for (const std::string& p : opt.profiles)
+    for (const ccb::ProfileEntry& e : ccb::resolve_profile(p).entries) largest = std::max(largest, e.bytes);
+  for (const std::string& c : split(opt.collectives)) ccb::parse_collective(c);
+  for (const std::string& a : split(opt.algos)) ccb::parse_algorithm(a);
+  ccb::parse_dtype(opt.dtype);
+  if (!opt.line_rate.empty()) ccb::parse_line_rate(opt.line_rate);
+  ccb::check_memory_fits(largest, world_size);
+  ccb::check_transport_here(opt.transport);
+  ccb::check_fd_budget(opt.transport, world_size);
 }
 
 }  // namespace
@@ -234,6 +288,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&n, args.data());
   BenchOptions opt;
   CLI::App app{"ccbench collective benchmarks (Google Benchmark); --benchmark_* flags are Google Benchmark's"};
+  ccb::one_line_errors(app, "bench_collectives");
   add_options(app, opt);
   try {
     app.parse(n, args.data());
@@ -242,12 +297,12 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   try {
-    for (const std::string& p : opt.profiles) ccb::resolve_profile(p);  // fail before any rank starts
-    if (!ccb::started_by_launcher(ccb::process_env()) && opt.np > 1) {
+    const bool launched = ccb::started_by_launcher(ccb::process_env());
+    if (!launched) preflight(opt, opt.np);
+    if (!launched && opt.np > 1) {
       ccb::LocalLaunch plan;
       plan.np = opt.np;
       plan.argv = original;
-      plan.grace = std::chrono::milliseconds(static_cast<long long>(opt.timeout_s * 1000) + 5000);
       return ccb::run_local_job(plan);
     }
     return run_rank(opt);

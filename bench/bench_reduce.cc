@@ -3,6 +3,8 @@
 // one write per element).
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
+
 #include "core/aligned_buffer.h"
 #include "core/reduce.h"
 
@@ -41,7 +43,13 @@ int main(int argc, char** argv) {
   register_all();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
+  // A filter that matches nothing, or does not compile, runs nothing: that must not pass.
+  size_t ran = benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  if (ran == 0) {
+    std::fprintf(stderr, "bench_reduce: error: --benchmark_filter '%s' matches no benchmark (or is not a regular "
+                         "expression): see --benchmark_list_tests\n", benchmark::GetBenchmarkFilter().c_str());
+    return 2;
+  }
   return 0;
 }

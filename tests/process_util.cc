@@ -16,26 +16,52 @@
 
 namespace ccb::test {
 
+namespace {
+
+// In the child: a process group of its own (so a timeout kills the ranks it forked
+// too), output to `out`, no launcher or job-id variable of ours, then exec.
+[[noreturn]] void exec_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env, int out) {
+  setpgid(0, 0);
+  dup2(out, 1);
+  dup2(out, 2);
+  for (const char* v : {"CCB_RANK", "CCB_WORLD_SIZE", "CCB_MASTER_ADDR", "CCB_MASTER_PORT", "CCB_TOKEN", "CCB_LAUNCHED",
+                        "RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
+                        "SLURM_JOB_ID", "SLURM_JOBID", "SLURM_STEP_ID", "SLURM_STEPID", "SLURM_PROCID", "SLURM_NTASKS",
+                        "TORCHELASTIC_RUN_ID", "OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE"})
+    unsetenv(v);
+  for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  execvp(args[0], args.data());
+  _exit(127);
+}
+
+}  // namespace
+
+pid_t spawn_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env) {
+  int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  pid_t pid = fork();
+  if (pid == 0) exec_child(argv, env, devnull);
+  close(devnull);
+  return pid;
+}
+
+bool process_gone(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  if (!std::getline(in, stat)) return true;
+  auto close_paren = stat.rfind(')');
+  return close_paren == std::string::npos || stat.substr(close_paren + 2, 1) == "Z";
+}
+
 ProcessResult run_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
                           std::chrono::seconds limit) {
   int pipefd[2];
   if (pipe2(pipefd, O_CLOEXEC) != 0) return {};
   auto t0 = std::chrono::steady_clock::now();
   pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);  // its own group, so a timeout kills the ranks it forked too
-    dup2(pipefd[1], 1);
-    dup2(pipefd[1], 2);
-    for (const char* v : {"CCB_RANK", "CCB_WORLD_SIZE", "CCB_MASTER_ADDR", "CCB_MASTER_PORT", "CCB_TOKEN", "CCB_LAUNCHED",
-                          "RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"})
-      unsetenv(v);
-    for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    _exit(127);
-  }
+  if (pid == 0) exec_child(argv, env, pipefd[1]);
   close(pipefd[1]);
   ProcessResult res;
   auto deadline = t0 + limit;
@@ -61,18 +87,25 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::map<s
   return res;
 }
 
-namespace {
-
-// The pid of the process whose environment holds both `tag` and CCB_RANK=rank.
-pid_t find_rank(const std::string& tag, int rank) {
+std::vector<pid_t> find_tagged(const std::string& tag, int rank) {
+  std::vector<pid_t> found;
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
     std::ifstream in(entry.path() / "environ", std::ios::binary);
     std::string env((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (env.find("CCB_TEST_TAG=" + tag) != std::string::npos &&
-        env.find(std::string("CCB_RANK=") + std::to_string(rank) + '\0') != std::string::npos)
-      return static_cast<pid_t>(std::stol(entry.path().filename().string()));
+    if (env.find("CCB_TEST_TAG=" + tag + '\0') == std::string::npos) continue;
+    if (rank >= 0 && env.find(std::string("CCB_RANK=") + std::to_string(rank) + '\0') == std::string::npos) continue;
+    if (!process_gone(static_cast<pid_t>(std::stol(name)))) found.push_back(static_cast<pid_t>(std::stol(name)));
   }
-  return -1;
+  return found;
+}
+
+namespace {
+
+pid_t find_rank(const std::string& tag, int rank) {
+  auto found = find_tagged(tag, rank);
+  return found.empty() ? -1 : found.front();
 }
 
 }  // namespace

@@ -15,11 +15,6 @@ using namespace ccb::test;
 
 namespace {
 
-std::vector<std::string> ccbench(std::vector<std::string> args) {
-  args.insert(args.begin(), CCB_CCBENCH);
-  return args;
-}
-
 std::map<std::string, std::string> rank_env(int rank, int world, int port, const std::string& token = "t") {
   return {{"CCB_RANK", std::to_string(rank)}, {"CCB_WORLD_SIZE", std::to_string(world)},
           {"CCB_MASTER_ADDR", "127.0.0.1"}, {"CCB_MASTER_PORT", std::to_string(port)}, {"CCB_TOKEN", token}};

@@ -19,11 +19,6 @@ using nlohmann::json;
 
 namespace {
 
-std::vector<std::string> ccbench(std::vector<std::string> args) {
-  args.insert(args.begin(), CCB_CCBENCH);
-  return args;
-}
-
 std::string temp_path(const std::string& name) { return "/tmp/ccb-cli-" + std::to_string(getpid()) + "-" + name; }
 
 json read_json(const std::string& path) {
@@ -106,7 +101,7 @@ TEST_CASE("bad profile, rate and output flags: one line, exit 2, no rank started
                         Case{{"--profile", "llama2-7b:tp", "--sizes", "1M"}, "drop -b, -e and --sizes"},
                         Case{{"--profile", "llama2-7b:fsdp", "-d", "half"}, "drop --collective and -d"},
                         Case{{"--line-rate", "100GB"}, "bits per second"},
-                        Case{{"--trace", "/nonexistent.jsonl"}, "cannot read trace"}}) {
+                        Case{{"--trace", "/nonexistent.jsonl"}, "cannot read --trace"}}) {
     auto args = ccbench({"run", "--np", "2"});
     args.insert(args.end(), c.args.begin(), c.args.end());
     ProcessResult r = run_process(args);

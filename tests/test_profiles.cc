@@ -99,7 +99,7 @@ TEST_CASE("bad profiles and model files name the problem", "[profiles]") {
   CHECK_THROWS_WITH(resolve_profile("llama3-400b:ddp"), Catch::Contains("unknown profile 'llama3-400b'") &&
                                                             Catch::Contains("llama2-7b"));
   CHECK_THROWS_WITH(resolve_profile("llama2-7b:pp"), Catch::Contains("use ddp, tp or fsdp"));
-  CHECK_THROWS_WITH(resolve_profile("/nonexistent/model.json:tp"), Catch::Contains("cannot read model file"));
+  CHECK_THROWS_WITH(resolve_profile("/nonexistent/model.json:tp"), Catch::Contains("cannot read --profile '/nonexistent/model.json'"));
   CHECK_THROWS_WITH(model_from_json("{\"hidden\": 8", "m.json"), Catch::Contains("m.json is not valid JSON"));
   CHECK_THROWS_WITH(model_from_json("[1]", "m.json"), Catch::Contains("a model is a JSON object"));
   CHECK_THROWS_WITH(model_from_json(R"({"hidden": 1E400})", "m.json"), Catch::Contains("m.json is not valid JSON"));

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/files.h"
 #include "runner/result_record.h"
 
 using namespace ccb;
@@ -123,6 +124,6 @@ TEST_CASE("the CSV record: a header and one row per size, same number of columns
 
 TEST_CASE("an unwritable result path fails at once, naming the file", "[record]") {
   CHECK_THROWS_WITH(ResultRecord(sample_job(), "/nonexistent-dir/r.json", ""),
-                    Catch::Contains("/nonexistent-dir/r.json") && Catch::Contains("writable"));
+                    Catch::Contains("/nonexistent-dir/r.json") && Catch::Contains("does not exist"));
   CHECK_THROWS_AS(write_file_atomically("/nonexistent-dir/x", "x"), Error);
 }

@@ -51,5 +51,5 @@ TEST_CASE("malformed trace lines give the file, the line number and the fix", "[
   CHECK_THROWS_WITH(parse("{\"op\": \"allreduce\", \"bytes\": 2621E4400, \"dtype\": \"bf16\"}\n"),
                     Catch::Contains("t.jsonl:1: not a JSON object"));
   CHECK_THROWS_WITH(parse("# only a comment\n\n"), Catch::Contains("holds no collective calls"));
-  CHECK_THROWS_WITH(load_trace("/nonexistent/t.jsonl"), Catch::Contains("cannot read trace"));
+  CHECK_THROWS_WITH(load_trace("/nonexistent/t.jsonl"), Catch::Contains("cannot read --trace"));
 }

@@ -9,37 +9,36 @@
 #include "bootstrap/launch_env.h"
 #include "bootstrap/local_launcher.h"
 #include "core/error.h"
+#include "job/number_flags.h"
+#include "job/preflight.h"
 #include "profile_listing.h"
 #include "run_command.h"
-#include "transport/ipoib/ipoib_interface.h"
-#include "transport/tcp/socket_util.h"
-#include "transport/verbs/verbs_device.h"
 
 namespace {
 
 void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("-b,--minbytes", c.min_bytes, "Smallest size (8, 64K, 1M...)");
   run.add_option("-e,--maxbytes", c.max_bytes, "Largest size");
-  run.add_option("-f,--stepfactor", c.step_factor, "Size multiplier between -b and -e")->capture_default_str();
+  run.add_option("-f,--stepfactor", c.step_factor, "Size multiplier between -b and -e")->check(ccb::finite_in(1, 1e6))->capture_default_str();
   run.add_option("--sizes", c.sizes, "Explicit size list, e.g. 1M,25M,64M (default: an LLM list 8 B..64 MiB)");
   run.add_option("-d,--dtype", c.dtype, "float, double, half, bfloat16, int32, int64, uint8")->capture_default_str();
   run.add_option("-o,--op", c.op, "sum, prod, min, max, avg")->capture_default_str();
   run.add_option("--algo", c.algos, "ring, tree or ring,tree")->capture_default_str();
   run.add_option("--collective", c.collective, "allreduce, reduce_scatter, all_gather")->capture_default_str();
   run.add_option("--transport", c.transport.name, "tcp, ipoib (TCP over an IPoIB interface) or verbs")->check(CLI::IsMember({"tcp", "ipoib", "verbs"}))->capture_default_str();
-  run.add_option("-n,--iters", c.iters, "Timed iterations per size (0: 1 GiB / size, 5..1000)")->check(CLI::NonNegativeNumber);
+  run.add_option("-n,--iters", c.iters, "Timed iterations per size (0: 1 GiB / size, 5..1000)")->check(CLI::Range(0, 100000000));
   run.add_option("-w,--warmup", c.warmup, "Warm-up iterations per size (default iters/10, 2..20)")->check(CLI::Range(-1, 1000000));
   run.add_option("-c,--check", c.check, "Check results (1) or not (0)")->check(CLI::Range(0, 1))->capture_default_str();
   run.add_flag("--in-place", c.in_place, "Run in place (send buffer == receive buffer)");
   run.add_option("--np", c.np, "Ranks to start on this host (local launcher)")->check(CLI::Range(1, 1024))->capture_default_str();
   run.add_flag("--bind-cores", c.bind_cores, "Pin rank r to CPU r (local launcher)");
-  run.add_option("--timeout", c.timeout_s, "Seconds before a silent peer is declared gone")->capture_default_str();
+  run.add_option("--timeout", c.timeout_s, "Seconds before a silent peer is declared gone")->check(ccb::timeout_seconds())->capture_default_str();
   run.add_option("--spin-us", c.spin_us, "Busy-poll this long before sleeping in epoll")->check(CLI::Range(0, 1000000))->capture_default_str();
   run.add_option("--chunk-bytes", c.chunk_bytes, "Pipeline chunk size")->capture_default_str();
   run.add_option("--slots", c.slots, "Chunks received ahead")->check(CLI::Range(1, 64))->capture_default_str();
   run.add_option("--profile", c.profiles, "LLM step to measure: NAME[:ddp|tp|fsdp] (a preset or a model .json); repeatable")->group("Profiles");
   run.add_option("--trace", c.trace, "Replay a collective trace (JSON lines of {op, bytes, dtype}) in order")->group("Profiles");
-  run.add_option("--trace-passes", c.trace_passes, "Timed passes over the trace")->capture_default_str()->group("Profiles");
+  run.add_option("--trace-passes", c.trace_passes, "Timed passes over the trace")->check(CLI::Range(1, 1000000))->capture_default_str()->group("Profiles");
   run.add_option("--json", c.json_path, "Write results as JSON (rewritten atomically after each size)")->group("Output");
   run.add_option("--csv", c.csv_path, "Write results as CSV (rewritten atomically after each size)")->group("Output");
   run.add_option("--line-rate", c.line_rate, "Link rate in bit/s for utilization (100G, 2.5G); default: what the NIC reports")->group("Output");
@@ -57,14 +56,14 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
 void add_verbs_options(CLI::App& run, ccb::VerbsOptions& v) {
   using ccb::VerbsCompletionMode, ccb::VerbsConnectMode, ccb::VerbsFault;
   run.add_option("--ib-dev", v.device, "RDMA device (default: the first with an active port)")->group("Verbs");
-  run.add_option("--ib-port", v.port, "Port of the device (default: the first active)")->group("Verbs");
-  run.add_option("--gid-index", v.gid_index, "GID index (default: best scored, RoCE v2 + IPv4 first)")->group("Verbs");
+  run.add_option("--ib-port", v.port, "Port of the device (default: the first active)")->check(CLI::Range(0, 255))->group("Verbs");
+  run.add_option("--gid-index", v.gid_index, "GID index (default: best scored, RoCE v2 + IPv4 first)")->check(CLI::Range(-1, 65535))->group("Verbs");
   run.add_option("--qps", v.qps, "RC queue pairs per connection")->check(CLI::Range(1, 15))->capture_default_str()->group("Verbs");
-  run.add_option("--ib-tc", v.traffic_class, "Traffic class (RoCE: DSCP << 2)")->capture_default_str()->group("Verbs");
-  run.add_option("--ib-sl", v.service_level, "Service level")->capture_default_str()->group("Verbs");
-  run.add_option("--ib-timeout", v.timeout, "Ack timeout exponent: 4.096 us * 2^N")->capture_default_str()->group("Verbs");
-  run.add_option("--ib-retry", v.retry_count, "Transport retries before a send fails")->capture_default_str()->group("Verbs");
-  run.add_option("--ib-rnr-retry", v.rnr_retry, "Receiver-not-ready retries (7: forever)")->capture_default_str()->group("Verbs");
+  run.add_option("--ib-tc", v.traffic_class, "Traffic class (RoCE: DSCP << 2)")->check(CLI::Range(0, 255))->capture_default_str()->group("Verbs");
+  run.add_option("--ib-sl", v.service_level, "Service level")->check(CLI::Range(0, 15))->capture_default_str()->group("Verbs");
+  run.add_option("--ib-timeout", v.timeout, "Ack timeout exponent: 4.096 us * 2^N")->check(CLI::Range(0, 31))->capture_default_str()->group("Verbs");
+  run.add_option("--ib-retry", v.retry_count, "Transport retries before a send fails")->check(CLI::Range(0, 7))->capture_default_str()->group("Verbs");
+  run.add_option("--ib-rnr-retry", v.rnr_retry, "Receiver-not-ready retries (7: forever)")->check(CLI::Range(0, 7))->capture_default_str()->group("Verbs");
   run.add_option("--ib-cm", v.connect_mode, "Connection set-up: native (QP info over the bootstrap network) or rdmacm")
       ->transform(CLI::CheckedTransformer(std::map<std::string, VerbsConnectMode>{
           {"native", VerbsConnectMode::kNative}, {"rdmacm", VerbsConnectMode::kRdmaCm}}))->group("Verbs");
@@ -90,16 +89,22 @@ void check_transport_flags(const CLI::App& run, const std::string& transport) {
   }
 }
 
+// An output flag given an empty name would silently write nothing.
+void check_output_names(const CLI::App& run, const ccb::cli::RunCommand& c) {
+  for (const auto& [flag, path] : {std::pair{"--json", &c.json_path}, std::pair{"--csv", &c.csv_path}})
+    if (run.count(flag) > 0 && path->empty()) ccb::throw_invalid(std::string(flag) + " needs a file name, not an empty string");
+}
+
 int run_main(ccb::cli::RunCommand& c, bool np_given, bool spin_given, const std::vector<std::string>& argv) {
   c.np_given = np_given;
   c.argv = argv;
-  c.transport.tcp.socket_buffer = static_cast<int>(ccb::parse_bytes(c.socket_buffer));
+  c.transport.tcp.socket_buffer = ccb::cli::parse_socket_buffer(c.socket_buffer);
   const bool launched = ccb::started_by_launcher(ccb::process_env());
   if (launched || c.np == 1) return ccb::cli::run_rank(c);
-  c.validate(c.np);  // judge the flags once, before any rank starts
-  ccb::check_congestion_control(c.transport.tcp.congestion_control);
-  if (c.transport.name == "verbs") ccb::verbs::check_device(c.transport.verbs);
-  if (c.transport.name == "ipoib") ccb::choose_ipoib_interface(c.transport.ipoib, c.transport.tcp.iface);
+  // Judge everything once, before any rank starts: bad input is one line and exit 2.
+  c.validate(c.np, c.np, true);
+  ccb::check_transport_here(c.transport);
+  ccb::check_fd_budget(c.transport, c.np);
   ccb::LocalLaunch plan;
   plan.np = c.np;
   plan.argv = argv;
@@ -108,7 +113,6 @@ int run_main(ccb::cli::RunCommand& c, bool np_given, bool spin_given, const std:
   if (!spin_given && c.np > static_cast<int>(std::thread::hardware_concurrency()))
     plan.argv.insert(plan.argv.end(), {"--spin-us", "0"});
   plan.bind_cores = c.bind_cores;
-  plan.grace = std::chrono::milliseconds(static_cast<long long>(c.timeout_s * 1000) + 5000);
   return ccb::run_local_job(plan);
 }
 
@@ -118,6 +122,7 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"ccbench: collective-communication benchmarks for LLM training networks"};
   app.set_version_flag("--version", "ccbench 0.1.0");
+  ccb::one_line_errors(app, "ccbench");
   app.require_subcommand(1);
   ccb::cli::RunCommand run_cmd;
   CLI::App* run = app.add_subcommand("run", "Run a collective over a range of sizes and print a table");
@@ -126,10 +131,10 @@ int main(int argc, char** argv) {
   bool list_profiles = false;
   run->add_flag("--list-profiles", list_profiles, "Show each preset's (or --profile's) derived collectives and exit")->group("Profiles");
   ccb::LocalLaunch launch_plan;
-  double launch_timeout = 60;
+  double launch_timeout = std::chrono::duration<double>(launch_plan.grace).count();
   CLI::App* launch = app.add_subcommand("launch", "Start N ranks of any program on this host with CCB_* set (like torchrun)");
   launch->add_option("--np", launch_plan.np, "Ranks to start")->check(CLI::Range(1, 1024))->capture_default_str();
-  launch->add_option("--timeout", launch_timeout, "Seconds the other ranks get after one fails")->capture_default_str();
+  launch->add_option("--timeout", launch_timeout, "Seconds the other ranks get to report after one fails")->check(ccb::finite_in(0, 3600))->capture_default_str();
   launch->add_option("command", launch_plan.argv, "Program and its arguments (after --)")->required();
   try {
     app.parse(argc, argv);
@@ -145,6 +150,7 @@ int main(int argc, char** argv) {
     }
     if (list_profiles) return ccb::cli::list_profiles(std::cout, run_cmd.profiles);
     check_transport_flags(*run, run_cmd.transport.name);
+    check_output_names(*run, run_cmd);
     std::vector<std::string> args(argv, argv + argc);
     return run_main(run_cmd, run->count("--np") > 0, run->count("--spin-us") > 0, args);
   } catch (const std::exception& e) {

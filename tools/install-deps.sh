@@ -15,6 +15,10 @@ PACKAGES=(
   clang libclang-rt-14-dev
   # Google Benchmark's compare.py (/usr/share/benchmark) and the SciPy it imports.
   libbenchmark-tools python3-scipy
+  # Plots of measured runs (results/): gnuplot without X.
+  gnuplot-nox
+  # Namespace tests that need their own mount namespace (unshare).
+  util-linux
   # The soft-RoCE VM (tools/rxe-vm) in which the verbs tests run: an emulator, Debian's
   # kernel (it has rdma_rxe; this host's may not), a static busybox for the initramfs.
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio gzip

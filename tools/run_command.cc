@@ -1,13 +1,15 @@
 #include "run_command.h"
 
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
 #include "algo/communicator.h"
-#include "bootstrap/bootstrap_factory.h"
 #include "core/error.h"
 #include "core/reduce.h"
 #include "core/units.h"
+#include "job/preflight.h"
+#include "job/rank_job.h"
 #include "metrics/link_utilization.h"
 #include "profiles/trace.h"
 #include "runner/result_record.h"
@@ -20,6 +22,7 @@ namespace ccb::cli {
 // The default list: latency, then message sizes of LLM training (DDP's first 1 MiB
 // bucket and 25 MiB buckets, tensor-parallel activations of 16-64 MiB).
 static const char* kLlmSizes = "8,64K,1M,4M,16M,25M,64M";
+static constexpr size_t kMaxSizes = 1000;
 
 std::vector<uint64_t> RunCommand::size_list() const {
   if (!sizes.empty()) return parse_byte_list(sizes);
@@ -27,9 +30,13 @@ std::vector<uint64_t> RunCommand::size_list() const {
   uint64_t lo = parse_bytes(min_bytes.empty() ? max_bytes : min_bytes);
   uint64_t hi = parse_bytes(max_bytes.empty() ? min_bytes : max_bytes);
   if (lo > hi) throw_invalid("-b (" + format_bytes(lo) + ") is larger than -e (" + format_bytes(hi) + ")");
-  if (step_factor <= 1 && lo != hi) throw_invalid("-f must be greater than 1");
+  if (!std::isfinite(step_factor) || (step_factor <= 1 && lo != hi))
+    throw_invalid("-f must be a finite number greater than 1");
   std::vector<uint64_t> out;
   for (double s = static_cast<double>(lo); s <= static_cast<double>(hi) * 1.0000001; s *= step_factor) {
+    if (out.size() == kMaxSizes)
+      throw_invalid("-b " + min_bytes + " -e " + max_bytes + " -f " + std::to_string(step_factor) + " gives more than " +
+                    std::to_string(kMaxSizes) + " sizes: raise -f");
     out.push_back(static_cast<uint64_t>(s));
     if (lo == hi) break;
   }
@@ -63,26 +70,6 @@ std::vector<Profile> RunCommand::profile_list() const {
   std::vector<Profile> out;
   for (const std::string& p : profiles) out.push_back(resolve_profile(p));
   return out;
-}
-
-void RunCommand::validate(int world) const {
-  if (timeout_s <= 0) throw_invalid("--timeout must be positive (seconds)");
-  if (parse_bytes(chunk_bytes) < 64) throw_invalid("--chunk-bytes must be at least 64");
-  auto algorithms = algorithm_list();
-  RunOptions o = run_options(algorithms.front());
-  for (Algorithm a : algorithms) validate_algorithm(o.collective, a);
-  if (!profiles.empty() && !trace.empty()) throw_invalid("--profile and --trace each describe a step: give one of them");
-  if (trace_passes < 1) throw_invalid("--trace-passes must be at least 1");
-  if (!profiles.empty() || !trace.empty()) {
-    if (!sizes.empty() || !min_bytes.empty() || !max_bytes.empty())
-      throw_invalid("--profile/--trace set the sizes: drop -b, -e and --sizes");
-    if (collective != "allreduce" || dtype != "float")
-      throw_invalid("--profile/--trace set each call's collective and type: drop --collective and -d");
-    profile_list();
-    if (!trace.empty()) load_trace(trace);
-    return;
-  }
-  for (uint64_t s : size_list()) validate_size(o.collective, o.dtype, world, s);
 }
 
 // `what`: the collective of a sweep; a profile names its own per row.
@@ -183,16 +170,14 @@ int run_rank(const RunCommand& cmd) {
   if (cmd.np_given && info.source != "single" && info.world_size != cmd.np)
     throw_invalid("--np " + std::to_string(cmd.np) + " but the launcher (" + info.source + ") started " +
                   std::to_string(info.world_size) + " ranks: drop --np or make them agree");
-  cmd.validate(info.world_size);
-  const auto timeout = std::chrono::milliseconds(static_cast<long long>(cmd.timeout_s * 1000));
-  auto boot = make_bootstrap(info, timeout);
-  uint64_t wrong = 0;
-  try {
-    TransportPtr transport = make_transport(cmd.transport, boot->rank(), info.token, boot->local_address_hint());
-    auto addresses = boot->allgather(transport->listen_address());
-    Communicator comm(*transport, boot->rank(), boot->size(), addresses,
-                      WaitPolicy{std::chrono::microseconds(cmd.spin_us), timeout});
-    const bool root = boot->rank() == 0;
+  cmd.validate(info.world_size, 1, info.rank == 0);
+  check_fd_budget(cmd.transport, info.world_size);
+  JobSettings settings{cmd.transport, std::chrono::milliseconds(static_cast<long long>(cmd.timeout_s * 1000)),
+                       std::chrono::microseconds(cmd.spin_us), cmd.fingerprint(info.world_size)};
+  return run_as_rank(info, settings, [&](RankContext& rank) {
+    Communicator& comm = rank.comm;
+    Bootstrap& boot = rank.boot;
+    const bool root = boot.rank() == 0;
     if (root && cmd.transport.name == "ipoib") {
       const auto& ipoib = cmd.transport.ipoib;
       auto chosen = choose_ipoib_interface(ipoib, cmd.transport.tcp.iface);
@@ -200,18 +185,15 @@ int run_rank(const RunCommand& cmd) {
         print_line_to_stderr("warning: " + w);
     }
     Output out{root, ResultTable(std::cout),
-               ResultRecord(job_info(cmd, *boot, *transport), root ? cmd.json_path : "", root ? cmd.csv_path : "")};
-    if (!cmd.profiles.empty()) wrong = run_profiles(cmd, comm, *boot, out);
-    else if (!cmd.trace.empty()) wrong = run_trace(cmd, comm, *boot, out);
-    else wrong = run_sweeps(cmd, comm, *boot, out);
-    boot->barrier();
+               ResultRecord(job_info(cmd, boot, rank.transport), root ? cmd.json_path : "", root ? cmd.csv_path : "")};
+    uint64_t wrong = 0;
+    if (!cmd.profiles.empty()) wrong = run_profiles(cmd, comm, boot, out);
+    else if (!cmd.trace.empty()) wrong = run_trace(cmd, comm, boot, out);
+    else wrong = run_sweeps(cmd, comm, boot, out);
+    boot.barrier();
     out.record.finish(true);
-  } catch (const std::exception& e) {
-    int status = report_error(e);
-    boot->abort_job();  // under MPI, end the job now rather than leave peers waiting
-    return status;
-  }
-  return wrong > 0 ? 1 : 0;
+    return wrong > 0 ? 1 : 0;
+  });
 }
 
 }  // namespace ccb::cli

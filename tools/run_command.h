@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "bootstrap/store_hello.h"
 #include "profiles/profile.h"
 #include "runner/collective_runner.h"
 #include "runner/transport_factory.h"
@@ -35,9 +36,15 @@ struct RunCommand {
   std::vector<Algorithm> algorithm_list() const;
   RunOptions run_options(Algorithm a) const;
   std::vector<Profile> profile_list() const;
-  // Fails fast, before any rank starts, on what can be judged without peers.
-  void validate(int world_size) const;
+  // What every rank of the job must agree on, for the store to check (store_hello.h).
+  bootstrap::JobFingerprint fingerprint(int world_size) const;
+  // Fails fast, before any rank starts, on what can be judged without peers; the
+  // output files too where they will be written (`writes_outputs`).
+  void validate(int world_size, int ranks_here, bool writes_outputs) const;
 };
+
+// --socket-buffer as the int SO_SNDBUF takes; throws kInvalidArgument out of range.
+int parse_socket_buffer(const std::string& text);
 
 // The job of one rank; returns its exit status.
 int run_rank(const RunCommand& cmd);

@@ -72,10 +72,27 @@ LaunchInfo detect_launch(const EnvLookup& env) {
   if (addr) info.master_addr = *addr;
   if (env("CCB_MASTER_PORT")) info.master_port = parse_int(env, "CCB_MASTER_PORT", 1, 65535);
   else if (env("MASTER_PORT")) info.master_port = parse_int(env, "MASTER_PORT", 1, 65535);
-  if (auto t = env("CCB_TOKEN"); t && !t->empty()) info.token = token_from_string(*t);
+  JobIdentity id = job_identity(env);
+  info.token = id.token;
+  info.job_label = id.label;
   if (info.world_size > 1 && !info.use_mpi && !addr && info.source != "ccbench" && info.source != "torchrun")
     throw_invalid("launched by " + info.source + " without a store address: set CCB_MASTER_ADDR (and CCB_MASTER_PORT) to rank 0's host");
   return info;
+}
+
+JobIdentity job_identity(const EnvLookup& env) {
+  if (auto t = first_of(env, {"CCB_TOKEN"})) return {token_from_string(*t), "CCB_TOKEN"};
+  if (auto job = first_of(env, {"SLURM_JOB_ID", "SLURM_JOBID"})) {
+    std::string id = *job;
+    if (auto step = first_of(env, {"SLURM_STEP_ID", "SLURM_STEPID"})) id += "." + *step;
+    return {token_from_string("slurm:" + id), "Slurm job " + id};
+  }
+  // torchrun says "none" when no --rdzv-id was given: that identifies nothing.
+  if (auto run = first_of(env, {"TORCHELASTIC_RUN_ID"}); run && *run != "none")
+    return {token_from_string("torchrun:" + *run), "torchrun run " + *run};
+  if (auto job = first_of(env, {"OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE"}))
+    return {token_from_string("openmpi:" + *job), "Open MPI job " + *job};
+  return {};
 }
 
 bool started_by_launcher(const EnvLookup& env) {

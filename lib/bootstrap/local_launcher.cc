@@ -2,6 +2,7 @@
 
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,7 +38,10 @@ void bind_to_core(int rank) {
   sched_setaffinity(0, sizeof one, &one);
 }
 
-[[noreturn]] void exec_rank(const LocalLaunch& plan, int rank, int port, const std::string& token) {
+[[noreturn]] void exec_rank(const LocalLaunch& plan, int rank, int port, const std::string& token, pid_t launcher) {
+  // A rank dies with its launcher, even one killed by SIGKILL that can forward nothing;
+  // if the launcher died before this line, the parent is no longer the launcher.
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != launcher) _exit(128 + SIGKILL);
   if (plan.bind_cores) bind_to_core(rank);
   setenv("CCB_RANK", std::to_string(rank).c_str(), 1);
   setenv("CCB_WORLD_SIZE", std::to_string(plan.np).c_str(), 1);
@@ -86,10 +90,11 @@ int run_local_job(const LocalLaunch& plan) {
   const std::string token = random_token();
   g_children.assign(plan.np, -1);
   std::cout.flush();
+  const pid_t launcher = getpid();
   for (int r = 0; r < plan.np; ++r) {
     pid_t pid = fork();
     if (pid < 0) throw_errno("fork");
-    if (pid == 0) exec_rank(plan, r, port, token);
+    if (pid == 0) exec_rank(plan, r, port, token, launcher);
     g_children[r] = pid;
   }
   struct sigaction sa {};

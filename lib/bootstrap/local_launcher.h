@@ -1,5 +1,7 @@
 // `ccbench run --np N`: fork N ranks of this very program on this host, hand each its
-// CCB_* environment, and end the job cleanly when one of them fails.
+// CCB_* environment, and end the job cleanly when one of them fails: the others hear of
+// it through the store and stop within moments, and after a short grace whatever is
+// left is killed, as mpirun does. Ranks die with the launcher, even by kill -9.
 #pragma once
 #include <chrono>
 #include <string>
@@ -11,7 +13,7 @@ struct LocalLaunch {
   int np = 4;
   std::string program = "/proc/self/exe";
   std::vector<std::string> argv;         // each rank's arguments (argv[0] included)
-  std::chrono::milliseconds grace{65000}; // after a rank fails, how long the others get
+  std::chrono::milliseconds grace{3000};  // after a rank fails, how long the others get to report
   std::string master_addr = "127.0.0.1";
   bool bind_cores = false;  // pin rank r to CPU r mod (CPUs allowed), as mpirun does
 };

@@ -58,6 +58,6 @@ std::string MpiBootstrap::local_address_hint() const {
   }
 }
 
-void MpiBootstrap::abort_job() noexcept { MPI_Abort(MPI_COMM_WORLD, 1); }
+void MpiBootstrap::abort_job(const std::string&) noexcept { MPI_Abort(MPI_COMM_WORLD, 1); }
 
 }  // namespace ccb

@@ -16,7 +16,7 @@ class MpiBootstrap final : public Bootstrap {
   void barrier() override;
   std::string local_address_hint() const override;
   std::string name() const override { return "mpi"; }
-  void abort_job() noexcept override;
+  void abort_job(const std::string& why) noexcept override;
 
  private:
   int rank_ = 0;

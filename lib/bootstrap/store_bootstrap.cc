@@ -2,14 +2,13 @@
 
 namespace ccb {
 
-StoreBootstrap::StoreBootstrap(const LaunchInfo& info, std::chrono::milliseconds timeout)
+StoreBootstrap::StoreBootstrap(const LaunchInfo& info, std::chrono::milliseconds timeout,
+                               bootstrap::JobFingerprint fingerprint)
     : rank_(info.rank), size_(info.world_size) {
   SockAddr master = resolve_host(info.master_addr, info.master_port);
-  if (rank_ == 0) {
-    SockAddr bind = master;
-    server_ = std::make_unique<bootstrap::StoreServer>(bind, size_, info.token);
-  }
-  client_ = std::make_unique<bootstrap::StoreClient>(master, rank_, info.token, timeout);
+  bootstrap::StoreHello hello{info.token, info.rank, info.job_label, std::move(fingerprint)};
+  if (rank_ == 0) server_ = std::make_unique<bootstrap::StoreServer>(master, hello, size_);
+  client_ = std::make_unique<bootstrap::StoreClient>(master, std::move(hello), timeout);
 }
 
 StoreBootstrap::~StoreBootstrap() {
@@ -18,17 +17,14 @@ StoreBootstrap::~StoreBootstrap() {
 }
 
 std::vector<std::string> StoreBootstrap::allgather(const std::string& mine) {
-  const std::string prefix = "ag/" + std::to_string(generation_++) + "/";
-  client_->set(prefix + std::to_string(rank_), mine);
-  std::vector<std::string> all(size_);
-  for (int r = 0; r < size_; ++r) all[r] = r == rank_ ? mine : client_->get(prefix + std::to_string(r));
-  return all;
+  return bootstrap::split_gathered(client_->gather(round_++, mine, true), size_);
 }
 
-void StoreBootstrap::barrier() {
-  const std::string key = "barrier/" + std::to_string(generation_++);
-  if (client_->add(key, 1) == size_) client_->set(key + "/open", "");
-  else client_->get(key + "/open");
+void StoreBootstrap::barrier() { client_->gather(round_++, {}, false); }
+
+void StoreBootstrap::abort_job(const std::string& why) noexcept {
+  client_->fail(why);  // the store tells every rank, so none waits out its timeout
+  if (server_) server_->stop("rank 0 failed: " + why);
 }
 
 }  // namespace ccb

@@ -11,7 +11,9 @@ namespace ccb {
 
 class StoreBootstrap final : public Bootstrap {
  public:
-  StoreBootstrap(const LaunchInfo& info, std::chrono::milliseconds timeout);
+  // `fingerprint`: what every rank must agree on (store_hello.h); the job's identity
+  // comes from `info`.
+  StoreBootstrap(const LaunchInfo& info, std::chrono::milliseconds timeout, bootstrap::JobFingerprint fingerprint = {});
   ~StoreBootstrap() override;
 
   int rank() const override { return rank_; }
@@ -20,14 +22,15 @@ class StoreBootstrap final : public Bootstrap {
   void barrier() override;
   std::string local_address_hint() const override { return client_->local_ip(); }
   std::string name() const override { return "store"; }
-  void abort_job() noexcept override {
-    if (server_) server_->request_stop();  // a failing rank 0 does not wait for the others
+  std::unique_ptr<JobWatch> watch_job(std::function<void(const std::string&)> on_failure) override {
+    return client_->watch(std::move(on_failure));
   }
+  void abort_job(const std::string& why) noexcept override;
 
  private:
   int rank_;
   int size_;
-  uint64_t generation_ = 0;
+  uint64_t round_ = 0;
   std::unique_ptr<bootstrap::StoreServer> server_;  // rank 0 only; outlives the client
   std::unique_ptr<bootstrap::StoreClient> client_;
 };

@@ -1,5 +1,6 @@
 #include "core/error.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -24,6 +25,11 @@ static std::string compose(const std::string& what, const ErrorContext& ctx) {
   std::string where = describe(ctx);
   std::string s = where.empty() ? what : where + ": " + what;
   if (ctx.sys_errno != 0) s += " (" + std::string(std::strerror(ctx.sys_errno)) + ")";
+  if (ctx.sys_errno == EMFILE) {  // otherwise it shows up later as a mysterious timeout
+    rlimit lim{};
+    getrlimit(RLIMIT_NOFILE, &lim);
+    s += ": ulimit -n is " + std::to_string(lim.rlim_cur) + "; raise it (ulimit -n) or run fewer ranks per host";
+  }
   return s;
 }
 

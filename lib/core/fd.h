@@ -1,5 +1,6 @@
 // A file descriptor that closes itself.
 #pragma once
+#include <cstdint>
 #include <utility>
 
 namespace ccb {
@@ -26,5 +27,9 @@ class Fd {
  private:
   int fd_ = -1;
 };
+
+// Raises the soft limit on open descriptors to the hard one, as most servers do (a
+// rank holds a socket per peer and stream); returns the limit now in force.
+uint64_t raise_fd_limit();
 
 }  // namespace ccb

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cctype>
+#include <utility>
 
 #include "core/error.h"
 
@@ -46,14 +47,26 @@ std::vector<uint64_t> parse_byte_list(std::string_view csv) {
   return out;
 }
 
-std::string format_bytes(uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB"};
+// The largest binary unit (0: bytes, 1: Ki, 2: Mi, 3: Gi) that divides `bytes` exactly.
+static std::pair<uint64_t, int> exact_unit(uint64_t bytes) {
   int u = 0;
   while (u < 3 && bytes >= 1024 && bytes % 1024 == 0) {
     bytes /= 1024;
     ++u;
   }
-  return std::to_string(bytes) + " " + units[u];
+  return {bytes, u};
+}
+
+std::string format_bytes(uint64_t bytes) {
+  static const char* units[] = {"B", "KiB", "MiB", "GiB"};
+  auto [n, u] = exact_unit(bytes);
+  return std::to_string(n) + " " + units[u];
+}
+
+std::string short_bytes(uint64_t bytes) {
+  static const char* units[] = {"", "K", "M", "G"};
+  auto [n, u] = exact_unit(bytes);
+  return std::to_string(n) + units[u];
 }
 
 }  // namespace ccb

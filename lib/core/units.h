@@ -12,6 +12,7 @@ namespace ccb {
 uint64_t parse_bytes(std::string_view s);                      // throws kInvalidArgument
 std::vector<uint64_t> parse_byte_list(std::string_view csv);   // "1M,25M,64M"
 std::string format_bytes(uint64_t bytes);                      // "25 MiB", "8 B"
+std::string short_bytes(uint64_t bytes);                       // "25M", "8": as flags take it
 
 using Clock = std::chrono::steady_clock;
 using Deadline = Clock::time_point;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <fstream>
 #include <set>
 
@@ -25,7 +26,8 @@ double parse_line_rate(std::string_view s) {
   for (char& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (!suffix.empty() && suffix.back() == 'B') throw_invalid("--line-rate '" + str + "' is in bits per second: write 100G, not 100GB");
   double scale = suffix.empty() ? 1e-9 : suffix == "K" ? 1e-6 : suffix == "M" ? 1e-3 : suffix == "G" ? 1 : suffix == "T" ? 1e3 : -1;
-  if (used == 0 || scale < 0 || !(v > 0))
+  // 1 Pbit/s is beyond any link; inf, nan and 1e300 are typing mistakes.
+  if (used == 0 || scale < 0 || !(v > 0) || !std::isfinite(v) || v * scale > 1e6)
     throw_invalid("bad --line-rate '" + str + "': give bits per second, e.g. 100G, 2.5G or 400M");
   return v * scale;
 }

@@ -24,7 +24,29 @@ Architecture parse_architecture(std::string_view s) {
   throw_invalid("unknown architecture '" + std::string(s) + "': use llama, gpt2, bert or t5");
 }
 
+// Upper bounds that keep every derived size inside 64 bits where the formulas multiply
+// fields (heads x head_dim...), and a model's tensor list inside memory (layers). The
+// largest published models stay far below each.
+struct FieldBound {
+  const char* name;
+  uint64_t ModelConfig::*field;
+  uint64_t max;
+};
+constexpr FieldBound kBounds[] = {
+    {"hidden", &ModelConfig::hidden, 1ull << 32},      {"layers", &ModelConfig::layers, 1ull << 16},
+    {"decoder_layers", &ModelConfig::decoder_layers, 1ull << 16}, {"ffn", &ModelConfig::ffn, 1ull << 32},
+    {"heads", &ModelConfig::heads, 1ull << 20},        {"kv_heads", &ModelConfig::kv_heads, 1ull << 20},
+    {"head_dim", &ModelConfig::head_dim, 1ull << 20},  {"vocab", &ModelConfig::vocab, 1ull << 32},
+    {"positions", &ModelConfig::positions, 1ull << 32}, {"seq", &ModelConfig::seq, 1ull << 32},
+    {"micro_batch", &ModelConfig::micro_batch, 1ull << 32}, {"micro_batches", &ModelConfig::micro_batches, 1ull << 32},
+    {"tensor_parallel", &ModelConfig::tensor_parallel, 1ull << 20},
+};
+
 ModelConfig finish_model(ModelConfig m, const std::string& source) {
+  for (const FieldBound& b : kBounds)
+    if (m.*b.field > b.max)
+      throw_invalid(source + ": '" + b.name + "' is " + std::to_string(m.*b.field) + ", above the limit of " +
+                    std::to_string(b.max));
   auto need = [&](uint64_t v, const char* field) {
     if (v == 0) throw_invalid(source + ": '" + field + "' must be a positive integer");
   };

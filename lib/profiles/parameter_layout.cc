@@ -1,5 +1,7 @@
 #include "profiles/parameter_layout.h"
 
+#include "core/checked.h"
+
 namespace ccb {
 
 namespace {
@@ -12,9 +14,12 @@ class LayoutBuilder {
     prefix_ = std::move(prefix);
     block_ = block;
   }
-  void add(const std::string& name, uint64_t elements) { out_.push_back({prefix_ + name, elements, block_}); }
+  // A rows x cols tensor; a product past 64 bits names the tensor (and so the fields).
+  void add(const std::string& name, uint64_t rows, uint64_t cols = 1) {
+    out_.push_back({prefix_ + name, checked_mul(rows, cols, "the elements of " + prefix_ + name), block_});
+  }
   void linear(const std::string& name, uint64_t in, uint64_t out, bool bias) {
-    add(name + ".weight", in * out);
+    add(name + ".weight", in, out);
     if (bias) add(name + ".bias", out);
   }
   void norm(const std::string& name, uint64_t h, bool bias) {
@@ -30,7 +35,7 @@ class LayoutBuilder {
 
 void llama(const ModelConfig& m, LayoutBuilder& b) {
   const uint64_t h = m.hidden;
-  b.add("embed_tokens.weight", m.vocab * h);
+  b.add("embed_tokens.weight", m.vocab, h);
   for (uint64_t i = 0; i < m.layers; ++i) {
     b.scope("layers." + std::to_string(i) + ".", static_cast<int>(i));
     b.linear("self_attn.q_proj", h, m.attn_dim(), false);
@@ -50,8 +55,8 @@ void llama(const ModelConfig& m, LayoutBuilder& b) {
 
 void gpt2(const ModelConfig& m, LayoutBuilder& b) {
   const uint64_t h = m.hidden;
-  b.add("wte.weight", m.vocab * h);
-  b.add("wpe.weight", m.positions * h);
+  b.add("wte.weight", m.vocab, h);
+  b.add("wpe.weight", m.positions, h);
   for (uint64_t i = 0; i < m.layers; ++i) {
     b.scope("h." + std::to_string(i) + ".", static_cast<int>(i));
     b.norm("ln_1", h, true);
@@ -67,9 +72,9 @@ void gpt2(const ModelConfig& m, LayoutBuilder& b) {
 
 void bert(const ModelConfig& m, LayoutBuilder& b) {
   const uint64_t h = m.hidden;
-  b.add("embeddings.word_embeddings.weight", m.vocab * h);
-  b.add("embeddings.position_embeddings.weight", m.positions * h);
-  b.add("embeddings.token_type_embeddings.weight", 2 * h);
+  b.add("embeddings.word_embeddings.weight", m.vocab, h);
+  b.add("embeddings.position_embeddings.weight", m.positions, h);
+  b.add("embeddings.token_type_embeddings.weight", 2, h);
   b.norm("embeddings.LayerNorm", h, true);
   for (uint64_t i = 0; i < m.layers; ++i) {
     b.scope("encoder.layer." + std::to_string(i) + ".", static_cast<int>(i));
@@ -91,12 +96,12 @@ void t5_attention(const ModelConfig& m, LayoutBuilder& b, const std::string& nam
   b.linear(name + ".k", m.hidden, m.kv_dim(), false);
   b.linear(name + ".v", m.hidden, m.kv_dim(), false);
   b.linear(name + ".o", m.attn_dim(), m.hidden, false);
-  if (relative_bias) b.add(name + ".relative_attention_bias.weight", 32 * m.heads);  // 32 buckets
+  if (relative_bias) b.add(name + ".relative_attention_bias.weight", 32, m.heads);  // 32 buckets
 }
 
 void t5(const ModelConfig& m, LayoutBuilder& b) {
   const uint64_t h = m.hidden;
-  b.add("shared.weight", m.vocab * h);
+  b.add("shared.weight", m.vocab, h);
   for (uint64_t i = 0; i < m.layers; ++i) {
     b.scope("encoder.block." + std::to_string(i) + ".", static_cast<int>(i));
     t5_attention(m, b, "layer.0.SelfAttention", i == 0);
@@ -137,7 +142,7 @@ std::vector<ParameterTensor> parameter_tensors(const ModelConfig& m) {
 
 uint64_t parameter_count(const ModelConfig& m) {
   uint64_t n = 0;
-  for (const auto& t : parameter_tensors(m)) n += t.elements;
+  for (const auto& t : parameter_tensors(m)) n = checked_add(n, t.elements, "the parameter count");
   return n;
 }
 

@@ -1,11 +1,12 @@
 #include "profiles/profile.h"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <sstream>
 
+#include "core/checked.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "core/units.h"
 #include "profiles/parameter_layout.h"
 
@@ -29,20 +30,20 @@ ParallelMode parse_mode(std::string_view s) {
 
 uint64_t Profile::calls_per_step() const {
   uint64_t n = 0;
-  for (const auto& e : entries) n += e.count;
+  for (const auto& e : entries) n = checked_add(n, e.count, "the calls per step");
   return n;
 }
 
 uint64_t Profile::bytes_per_step() const {
   uint64_t n = 0;
-  for (const auto& e : entries) n += e.count * e.bytes;
+  for (const auto& e : entries) n = checked_add(n, checked_mul(e.count, e.bytes, "the bytes per step"), "the bytes per step");
   return n;
 }
 
 void Profile::add(CollectiveKind op, uint64_t bytes, DataType dtype, uint64_t count, const std::string& what) {
   for (auto& e : entries)
     if (e.op == op && e.bytes == bytes && e.dtype == dtype) {
-      e.count += count;
+      e.count = checked_add(e.count, count, "the calls of " + what);
       return;
     }
   entries.push_back({op, bytes, dtype, count, what});
@@ -56,7 +57,7 @@ std::vector<uint64_t> ddp_bucket_bytes(const ModelConfig& m, DdpBucketing rule) 
   uint64_t open = 0;
   const uint64_t esize = dtype_size(m.grad_dtype);
   for (const auto& t : parameter_tensors(m)) {
-    open += t.elements * esize;
+    open = checked_add(open, checked_mul(t.elements, esize, t.name + " in bytes"), "a gradient bucket");
     if (open >= (buckets.empty() ? rule.first : rule.cap)) {
       buckets.push_back(open);
       open = 0;
@@ -85,9 +86,12 @@ static Profile ddp(const ModelConfig& m) {
 
 static Profile tensor_parallel(const ModelConfig& m) {
   Profile p;
-  const uint64_t bytes = m.micro_batch * m.seq * m.hidden * dtype_size(m.dtype);
-  const uint64_t per_micro_batch = 4 * m.layers + 6 * m.decoder_layers;
-  p.add(CollectiveKind::kAllreduce, bytes, m.dtype, per_micro_batch * m.micro_batches, "layer activations");
+  const std::string product = "micro_batch x seq x hidden x bytes per element";
+  const uint64_t bytes = checked_mul(checked_mul(checked_mul(m.micro_batch, m.seq, product), m.hidden, product),
+                                     dtype_size(m.dtype), product);
+  const uint64_t per_micro_batch = 4 * m.layers + 6 * m.decoder_layers;  // layers are bounded (model_config.h)
+  p.add(CollectiveKind::kAllreduce, bytes, m.dtype,
+        checked_mul(per_micro_batch, m.micro_batches, "AllReduces per micro-batch x micro_batches"), "layer activations");
   p.summary = m.name + ", Megatron TP=" + std::to_string(m.tensor_parallel) + ": micro-batch " +
               std::to_string(m.micro_batch) + " x seq " + std::to_string(m.seq) + " x hidden " +
               std::to_string(m.hidden) + " " + std::string(dtype_name(m.dtype)) + ", " +
@@ -97,8 +101,10 @@ static Profile tensor_parallel(const ModelConfig& m) {
 
 static Profile fsdp(const ModelConfig& m) {
   std::map<int, uint64_t> unit_elements;  // block -> elements; -1 is the root unit
-  for (const auto& t : parameter_tensors(m)) unit_elements[t.block] += t.elements;
+  for (const auto& t : parameter_tensors(m))
+    unit_elements[t.block] = checked_add(unit_elements[t.block], t.elements, "the elements of an FSDP unit");
   const uint64_t esize = dtype_size(m.dtype);
+  for (auto& [block, elements] : unit_elements) checked_mul(elements, esize, "an FSDP unit in bytes");
   Profile p;
   // The root unit is gathered first and kept through backward; each block is gathered
   // in forward, freed, gathered again in backward, and its gradients reduce-scattered.
@@ -122,13 +128,8 @@ Profile derive_profile(const ModelConfig& m, ParallelMode mode) {
 
 static ModelConfig load_model(const std::string& name) {
   if (const ModelConfig* m = find_preset(name)) return *m;
-  if (name.size() > 5 && name.ends_with(".json")) {
-    std::ifstream in(name);
-    if (!in) throw_invalid("cannot read model file '" + name + "': check the path");
-    std::stringstream text;
-    text << in.rdbuf();
-    return model_from_json(text.str(), name);
-  }
+  if (name.size() > 5 && name.ends_with(".json"))
+    return model_from_json(read_regular_file(name, kMaxModelFileBytes, "--profile"), name);
   std::string names;
   for (const auto& m : model_presets()) names += (names.empty() ? "" : ", ") + m.name;
   throw_invalid("unknown profile '" + name + "': use a preset (" + names + ") or a model .json file; see --list-profiles");
@@ -142,7 +143,12 @@ Profile resolve_profile(std::string_view spec) {
     mode = parse_mode(s.substr(colon + 1));
     s.resize(colon);
   }
-  return derive_profile(load_model(s), mode);
+  ModelConfig m = load_model(s);
+  try {
+    return derive_profile(m, mode);
+  } catch (const Error& e) {  // a size that overflows: name the file it came from
+    throw_invalid(s + ": " + e.message());
+  }
 }
 
 }  // namespace ccb

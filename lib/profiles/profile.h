@@ -48,6 +48,10 @@ struct DdpBucketing {
 // Bucket sizes in bytes, in the order DDP reduces them (reverse of definition order).
 std::vector<uint64_t> ddp_bucket_bytes(const ModelConfig& m, DdpBucketing rule = {});
 
+// A model file is a regular file of at most this size (a config is a few hundred bytes).
+constexpr uint64_t kMaxModelFileBytes = 1ull << 20;
+
+// Throws kInvalidArgument naming the product that overflows 64 bits.
 Profile derive_profile(const ModelConfig& m, ParallelMode mode);
 // "llama2-7b:ddp", "llama2-70b:tp", "my-model.json:fsdp"; the mode defaults to ddp.
 // Throws kInvalidArgument naming the presets when the name is unknown.

@@ -1,9 +1,10 @@
 #include "profiles/trace.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "core/error.h"
+#include "core/files.h"
 #include "core/units.h"
 
 namespace ccb {
@@ -66,8 +67,7 @@ std::vector<TraceCall> parse_trace(std::istream& in, const std::string& source) 
 }
 
 std::vector<TraceCall> load_trace(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw_invalid("cannot read trace '" + path + "': check the path");
+  std::istringstream in(read_regular_file(path, kMaxTraceFileBytes, "--trace"));
   return parse_trace(in, path);
 }
 

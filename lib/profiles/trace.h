@@ -18,6 +18,9 @@ struct TraceCall {
   DataType dtype = DataType::kF32;
 };
 
+// A trace is a regular file of at most this size (a step's calls are a few thousand lines).
+constexpr uint64_t kMaxTraceFileBytes = 64ull << 20;
+
 // Throws kInvalidArgument "<source>:<line>: <what is wrong>" at the first bad line.
 std::vector<TraceCall> parse_trace(std::istream& in, const std::string& source);
 std::vector<TraceCall> load_trace(const std::string& path);

@@ -1,9 +1,5 @@
 #include "runner/result_record.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -11,35 +7,13 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "core/fd.h"
+#include "core/files.h"
 #include "metrics/bandwidth.h"
 
 namespace ccb {
 
 using nlohmann::json;
 using ordered = nlohmann::ordered_json;
-
-void write_file_atomically(const std::string& path, const std::string& contents) {
-  const std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    Fd fd(open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    if (!fd) throw_errno("cannot write '" + tmp + "' (check the directory exists and is writable)");
-    size_t done = 0;
-    while (done < contents.size()) {
-      ssize_t n = write(fd.get(), contents.data() + done, contents.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw_errno("write '" + tmp + "'");
-      done += static_cast<size_t>(n);
-    }
-    if (fsync(fd.get()) != 0) throw_errno("fsync '" + tmp + "'");
-  }
-  if (rename(tmp.c_str(), path.c_str()) != 0) {
-    int e = errno;
-    unlink(tmp.c_str());
-    errno = e;
-    throw_errno("rename '" + tmp + "' to '" + path + "'");
-  }
-}
 
 std::string utc_now_iso8601() {
   std::time_t t = std::time(nullptr);
@@ -134,22 +108,30 @@ static std::string csv_row(const JobInfo& job, const ResultRow& row) {
 
 struct ResultRecord::State {
   JobInfo job;
-  std::string json_path, csv_path;
+  OutputTarget json_out, csv_out;
   ordered results = ordered::array();
   ordered steps = ordered::array();
   std::string csv = kCsvHeader;
   bool complete = false;
+  bool streams_written = false;
 };
 
 ResultRecord::ResultRecord(JobInfo job, std::string json_path, std::string csv_path)
     : state_(std::make_unique<State>()) {
   state_->job = std::move(job);
-  state_->json_path = std::move(json_path);
-  state_->csv_path = std::move(csv_path);
+  if (!json_path.empty()) state_->json_out = check_output("--json", json_path);
+  if (!csv_path.empty()) state_->csv_out = check_output("--csv", csv_path);
   flush();
 }
 
-ResultRecord::~ResultRecord() = default;
+ResultRecord::~ResultRecord() {
+  if (state_->complete) return;
+  try {
+    write_streams();  // a run that failed still leaves what it measured on a stream
+  } catch (const std::exception&) {
+    // Nothing more can be done for a stream that cannot be written.
+  }
+}
 
 void ResultRecord::add(const ResultRow& row) {
   state_->results.push_back(row_json(row));
@@ -165,6 +147,7 @@ void ResultRecord::add(const StepSummary& step) {
 void ResultRecord::finish(bool complete) {
   state_->complete = complete;
   flush();
+  write_streams();
 }
 
 std::string ResultRecord::json_text() const {
@@ -175,9 +158,18 @@ std::string ResultRecord::json_text() const {
 
 std::string ResultRecord::csv_text() const { return state_->csv; }
 
+// Files are rewritten after every size; a stream (a device, a FIFO, /dev/stdout) cannot
+// be rewritten, so it gets the record once, when the run ends.
 void ResultRecord::flush() const {
-  if (!state_->json_path.empty()) write_file_atomically(state_->json_path, json_text());
-  if (!state_->csv_path.empty()) write_file_atomically(state_->csv_path, csv_text());
+  if (state_->json_out.kind == OutputTarget::Kind::kFile) write_output(state_->json_out, json_text());
+  if (state_->csv_out.kind == OutputTarget::Kind::kFile) write_output(state_->csv_out, csv_text());
+}
+
+void ResultRecord::write_streams() {
+  if (state_->streams_written) return;
+  state_->streams_written = true;
+  if (state_->json_out.is_stream()) write_output(state_->json_out, json_text());
+  if (state_->csv_out.is_stream()) write_output(state_->csv_out, csv_text());
 }
 
 }  // namespace ccb

@@ -1,7 +1,7 @@
 // The files a run leaves for perf labs: JSON (schema "ccbench.result/1") and CSV, both
 // rewritten atomically after every measured size, so a run that dies keeps every size
-// it finished. Machine details are read from the system; the environment is never
-// dumped, because secrets live there.
+// it finished; a stream (/dev/stdout, a FIFO) gets the record once, at the end. Machine
+// details are read from the system; the environment is never dumped (secrets live there).
 #pragma once
 #include <memory>
 #include <string>
@@ -50,13 +50,12 @@ struct StepSummary {
   LatencyStats trace_total_us;  // traces: per timed pass
 };
 
-void write_file_atomically(const std::string& path, const std::string& contents);
 std::string utc_now_iso8601();
 
 class ResultRecord {
  public:
-  // Empty paths write nothing. Both files are created (empty runs) at once, so a bad
-  // path fails before any measurement.
+  // Empty paths write nothing. Both files are checked and created (empty runs) at once,
+  // so a bad path fails before any measurement (core/files.h says what is refused).
   ResultRecord(JobInfo job, std::string json_path, std::string csv_path);
   ~ResultRecord();
   void add(const ResultRow& row);
@@ -68,6 +67,7 @@ class ResultRecord {
 
  private:
   void flush() const;
+  void write_streams();
   struct State;
   std::unique_ptr<State> state_;
 };

@@ -4,13 +4,14 @@
 #include <map>
 #include <memory>
 
+#include "core/checked.h"
 #include "runner/rank_report.h"
 
 namespace ccb {
 
 uint64_t padded_bytes(CollectiveKind op, DataType t, int ranks, uint64_t bytes) {
   const uint64_t unit = dtype_size(t) * (op == CollectiveKind::kAllreduce ? 1 : static_cast<uint64_t>(ranks));
-  return (bytes + unit - 1) / unit * unit;
+  return checked_round_up(bytes, unit, "a size padded to whole elements per rank");
 }
 
 static RunOptions options_for(const RunOptions& base, CollectiveKind op, DataType t) {

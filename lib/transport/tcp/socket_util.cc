@@ -112,6 +112,10 @@ Fd listen_on(const SockAddr& addr, int backlog) {
     if (errno == EADDRINUSE)
       throw Error(ErrorKind::kInvalidArgument,
                   "address " + addr.to_string() + " is already in use: pick a free port (CCB_MASTER_PORT)");
+    if (errno == EADDRNOTAVAIL)
+      throw Error(ErrorKind::kInvalidArgument, "address " + addr.ip() +
+                                                   " is not an address of this host: pick one that `ip -brief addr` "
+                                                   "shows (--bind, or CCB_MASTER_ADDR on rank 0's host)");
     throw_errno("cannot bind " + addr.to_string());
   }
   if (::listen(fd.get(), backlog) != 0) throw_errno("listen on " + addr.to_string());
@@ -145,9 +149,10 @@ static bool try_connect(const SockAddr& addr, Fd& fd, Deadline deadline) {
   return err == 0;
 }
 
-Fd connect_to(const SockAddr& addr, Deadline deadline, bool retry_refused) {
+Fd connect_to(const SockAddr& addr, Deadline deadline, bool retry_refused, const std::function<void()>& between) {
   auto pause = std::chrono::milliseconds(5);
   for (;;) {
+    if (between) between();
     Fd fd;
     if (try_connect(addr, fd, deadline)) {
       set_nonblocking(fd.get(), false);

@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -28,8 +29,10 @@ SockAddr interface_address(const std::string& iface, bool want_ipv6);
 SockAddr local_address_of(int fd);
 
 Fd listen_on(const SockAddr& addr, int backlog);
-// Connects with retries until the deadline (the peer may not listen yet).
-Fd connect_to(const SockAddr& addr, Deadline deadline, bool retry_refused);
+// Connects with retries until the deadline (the peer may not listen yet). `between`,
+// if given, runs before each retry and may throw to give up early (an abort).
+Fd connect_to(const SockAddr& addr, Deadline deadline, bool retry_refused,
+              const std::function<void()>& between = {});
 void set_nonblocking(int fd, bool on);
 void set_nodelay(int fd);
 void set_buffer_sizes(int fd, int bytes);  // 0 keeps the kernel's autotuning

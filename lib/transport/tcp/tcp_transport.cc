@@ -19,7 +19,14 @@ namespace {
 // A handshake that has not finished in this time is a stranger or a stalled peer.
 constexpr auto kHandshakeTimeout = std::chrono::seconds(10);
 
+void check_streams(int streams) {
+  if (streams < 1 || streams > 64) throw_invalid("--tcp-streams must be between 1 and 64, got " + std::to_string(streams));
+}
+
 SockAddr choose_bind_address(const TcpOptions& o, const std::string& advertise) {
+  if (!o.iface.empty() && !o.address.empty())
+    throw_invalid("--iface " + o.iface + " and --bind " + o.address +
+                  " both choose the data address: give one of them");
   if (!o.iface.empty()) return interface_address(o.iface, o.ipv6);
   return resolve_host(o.address.empty() ? advertise : o.address, 0);
 }
@@ -37,10 +44,16 @@ std::string status_text(HelloStatus s) {
 
 }  // namespace
 
+void check_tcp_options(const TcpOptions& o) {
+  check_streams(o.streams);
+  SockAddr probe = choose_bind_address(o, "127.0.0.1");
+  listen_on(probe, 1);  // an address this host does not have fails here, naming it
+  check_congestion_control(o.congestion_control);
+}
+
 TcpTransport::TcpTransport(int rank, uint64_t token, TcpOptions opts, const std::string& advertise, std::string name)
     : rank_(rank), token_(token), opts_(std::move(opts)), name_(std::move(name)) {
-  if (opts_.streams < 1 || opts_.streams > 64)
-    throw_invalid("--tcp-streams must be between 1 and 64, got " + std::to_string(opts_.streams));
+  check_streams(opts_.streams);
   listener_ = listen_on(choose_bind_address(opts_, advertise), 1024);
   bound_ = local_address_of(listener_.get());
   set_congestion_control(listener_.get(), opts_.congestion_control);  // a bad name fails here, not at connect
@@ -90,7 +103,8 @@ ConnectionPtr TcpTransport::connect(int peer, const std::string& address, Deadli
     ErrorContext ctx = context(peer, "connect");
     Fd fd;
     try {
-      fd = connect_to(addr, deadline, true);
+      // An abort (the job failed elsewhere) ends the wait for a peer to listen.
+      fd = connect_to(addr, deadline, true, [this] { rethrow_failure(); });
       Hello h{kHelloMagic, kWireVersion, static_cast<uint16_t>(s), static_cast<uint16_t>(opts_.streams), 0, rank_, peer, 0, token_};
       write_exact(fd.get(), &h, sizeof h, deadline);
       HelloAck ack{};
@@ -113,6 +127,7 @@ ConnectionPtr TcpTransport::connect(int peer, const std::string& address, Deadli
 
 ConnectionPtr TcpTransport::accept(int peer, Deadline deadline) {
   while (arriving_[peer].size() < static_cast<size_t>(opts_.streams)) {
+    if (abort_.raised()) rethrow_failure();
     if (Clock::now() >= deadline)
       throw Error(ErrorKind::kTimeout, "rank " + std::to_string(peer) + " never connected (is it running?)",
                   context(peer, "accept"));
@@ -132,6 +147,7 @@ void TcpTransport::accept_one(Deadline deadline) {
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
   if (::poll(&p, 1, static_cast<int>(std::clamp<long long>(left, 0, 200))) <= 0) return;
   Fd fd(::accept4(listener_.get(), nullptr, nullptr, SOCK_CLOEXEC));
+  if (!fd && (errno == EMFILE || errno == ENFILE)) throw_errno("accept a peer's connection", context(-1, "accept"));
   if (!fd) return;
   // Every arrival is answered now, whichever peer we wait for (see Transport::accept).
   Hello h{};

@@ -14,6 +14,11 @@ namespace ccb::tcp {
 
 class TcpConnection;
 
+// Judges the socket flags on this host before anything connects: --iface with --bind
+// (they contradict), an interface or address this host lacks, a --tcp-cc the kernel
+// lacks, a stream count out of range. Throws kInvalidArgument naming the flag.
+void check_tcp_options(const TcpOptions& o);
+
 class TcpTransport final : public Transport {
  public:
   // `advertise` is the address peers use when no --iface/--bind is given (for example

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/units.h"
+#include "transport/abort_signal.h"
 #include "transport/verbs/verbs_qp.h"
 #include "transport/verbs/verbs_wire.h"
 
@@ -18,7 +19,12 @@ struct DeviceHandles {
   VerbsOptions opts;
   int rank = -1;
   uint64_t token = 0;
+  const AbortSignal* abort = nullptr;  // the transport's: set up ends early once raised
 };
+
+// Throws kAborted once the transport was aborted (the job failed elsewhere), so that
+// no rank waits out its timeout for a peer that will never come.
+void throw_if_aborted(const DeviceHandles& h, int peer);
 
 // A CQ and control block for a new connection (its QPs come from the link maker).
 LinkResources new_link_resources(const DeviceHandles& h);

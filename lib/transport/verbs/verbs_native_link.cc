@@ -58,7 +58,7 @@ class NativeLinkMaker final : public LinkMaker {
     if (!(in >> ip >> port)) throw Error(ErrorKind::kProtocol, "malformed address '" + address + "'", ctx(peer));
     Fd fd;
     try {
-      fd = connect_to(resolve_host(ip, port), deadline, true);
+      fd = connect_to(resolve_host(ip, port), deadline, true, [this, peer] { throw_if_aborted(h_, peer); });
     } catch (const Error& e) {
       throw Error(e.kind(), "cannot reach rank " + std::to_string(peer) + ": " + e.message(), ctx(peer));
     }
@@ -82,6 +82,7 @@ class NativeLinkMaker final : public LinkMaker {
 
   LinkResources accept(int peer, Deadline deadline) override {
     while (!arrived_.count(peer)) {
+      throw_if_aborted(h_, peer);
       if (Clock::now() >= deadline)
         throw Error(ErrorKind::kTimeout, "rank " + std::to_string(peer) + " never connected (is it running?)", ctx(peer));
       accept_one(deadline);
@@ -162,6 +163,11 @@ class NativeLinkMaker final : public LinkMaker {
 };
 
 }  // namespace
+
+void throw_if_aborted(const DeviceHandles& h, int peer) {
+  if (h.abort && h.abort->raised())
+    throw Error(ErrorKind::kAborted, "aborted: " + h.abort->reason(), {h.rank, peer, "verbs", "connect", 0});
+}
 
 LinkResources new_link_resources(const DeviceHandles& h) {
   LinkResources r;

@@ -138,6 +138,7 @@ rdma_cm_event* RdmaCmLinkMaker::next_event(Deadline deadline, int peer) {
     rdma_cm_event* ev = nullptr;
     if (rdma_get_cm_event(channel_.get(), &ev) == 0) return ev;
     if (errno != EAGAIN) throw_errno("rdma_get_cm_event", ctx(peer));
+    throw_if_aborted(h_, peer);
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0)
       throw Error(ErrorKind::kTimeout, "rdma_cm connection with rank " + std::to_string(peer) + " timed out (is it running?)", ctx(peer));

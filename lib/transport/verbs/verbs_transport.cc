@@ -31,7 +31,7 @@ constexpr auto kLivenessPeriod = std::chrono::milliseconds(2);
 
 VerbsTransport::VerbsTransport(int rank, uint64_t token, VerbsOptions opts, const std::string& advertise) {
   validate(opts);
-  handles_.rank = rank, handles_.token = token, handles_.opts = opts;
+  handles_.rank = rank, handles_.token = token, handles_.opts = opts, handles_.abort = &abort_;
   std::unique_ptr<RdmaCmLinkMaker> cm;
   if (opts.connect_mode == VerbsConnectMode::kRdmaCm) {
     cm = std::make_unique<RdmaCmLinkMaker>(handles_, advertise);

@@ -1,0 +1,79 @@
+#include "job/preflight.h"
+
+#include <fstream>
+#include <string>
+
+#include "core/error.h"
+#include "core/fd.h"
+#include "core/units.h"
+#include "transport/ipoib/ipoib_interface.h"
+#include "transport/tcp/tcp_transport.h"
+#include "transport/verbs/verbs_device.h"
+
+namespace ccb {
+namespace {
+
+// Descriptors a rank needs besides its peers: store connections (rank 0 holds one per
+// rank, counted separately), listeners, epoll, eventfds, files, the RDMA device.
+constexpr uint64_t kDescriptorsBesidesPeers = 64;
+
+std::string with_commas(uint64_t n) {
+  const std::string digits = std::to_string(n);
+  std::string s;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
+    s += digits[i];
+  }
+  return s;
+}
+
+// MemAvailable in bytes; 0 when /proc/meminfo does not say.
+uint64_t available_memory() {
+  std::ifstream in("/proc/meminfo");
+  std::string key, unit;
+  uint64_t kib = 0;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib << 10;
+  return 0;
+}
+
+}  // namespace
+
+void check_transport_here(const TransportChoice& t) {
+  if (t.name == "verbs") return verbs::check_device(t.verbs);
+  TcpOptions tcp = t.tcp;
+  if (t.name == "ipoib") {
+    if (!tcp.address.empty())
+      throw_invalid("--bind does not apply to --transport ipoib, which binds to the IPoIB interface's address: "
+                    "use --iface");
+    tcp.iface = choose_ipoib_interface(t.ipoib, tcp.iface).name;
+  }
+  tcp::check_tcp_options(tcp);
+}
+
+void check_fd_budget(const TransportChoice& t, int world_size) {
+  const uint64_t limit = raise_fd_limit();
+  const uint64_t per_peer = t.name == "verbs" ? static_cast<uint64_t>(t.verbs.qps) + 1
+                                              : static_cast<uint64_t>(t.tcp.streams);
+  const auto peers = static_cast<uint64_t>(world_size - 1);
+  const uint64_t need = peers * per_peer + static_cast<uint64_t>(world_size) + kDescriptorsBesidesPeers;
+  if (limit == 0 || need <= limit) return;
+  throw_invalid("too many open files: ulimit -n is " + with_commas(limit) + ", world size " +
+                std::to_string(world_size) + " needs about " + with_commas(need) + ": raise it (ulimit -n " +
+                std::to_string(need) + " as root, or the hard limit in /etc/security/limits.conf)" +
+                (per_peer > 1 ? " or use fewer streams or QPs per peer" : ""));
+}
+
+void check_memory_fits(uint64_t largest_bytes, int ranks_here) {
+  const uint64_t available = available_memory();
+  if (available == 0) return;
+  const long double need = 2.0L * static_cast<long double>(largest_bytes) * ranks_here;  // send + receive
+  if (need <= static_cast<long double>(available)) return;
+  const auto gib = [](long double b) { return std::to_string(static_cast<uint64_t>(b / (1ull << 30))) + " GiB"; };
+  throw_invalid("the largest size, " + format_bytes(largest_bytes) + ", needs send and receive buffers of " +
+                gib(2.0L * static_cast<long double>(largest_bytes)) + " per rank x " + std::to_string(ranks_here) +
+                " rank(s) on this host, but " + gib(static_cast<long double>(available)) +
+                " is available: pick smaller sizes or fewer ranks");
+}
+
+}  // namespace ccb

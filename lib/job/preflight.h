@@ -1,0 +1,23 @@
+// What can be judged on this host before any rank starts, so that bad input is one
+// line and exit 2 at once, not a timeout later: the transport's flags against this
+// host, the descriptors the job will hold, the memory its buffers will take.
+#pragma once
+#include <cstdint>
+
+#include "runner/transport_factory.h"
+
+namespace ccb {
+
+// The interface, address, device and congestion control the flags name exist here,
+// and no flag is given to a transport it does not apply to.
+void check_transport_here(const TransportChoice& t);
+
+// Raises the descriptor limit to its hard limit, then refuses a job that would still
+// run out: "ulimit -n is 1024, world size 512 needs about 1,100".
+void check_fd_budget(const TransportChoice& t, int world_size);
+
+// Refuses a job whose send and receive buffers for `largest_bytes`, on each of
+// `ranks_here` ranks, would not fit in this host's available memory.
+void check_memory_fits(uint64_t largest_bytes, int ranks_here);
+
+}  // namespace ccb

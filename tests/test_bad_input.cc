@@ -1,0 +1,170 @@
+// Hostile or mistaken input, as a new user would give it: every number from a flag or a
+// file is checked, every output path judged before any rank starts, and the files a
+// run writes never harm what they point at. Each case is one line and exit 2.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <future>
+
+#include "core/files.h"
+#include "process_util.h"
+
+using namespace ccb;
+using namespace ccb::test;
+
+namespace {
+
+// A fresh folder of this test's own (mkdtemp: no name anyone could plant first).
+std::string fresh_dir() {
+  char tmpl[] = "/tmp/ccb-input-XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  return tmpl;
+}
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+bool is_char_device(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode);
+}
+
+}  // namespace
+
+TEST_CASE("numbers that wrap, vanish or never end: one line, exit 2", "[cli][errors]") {
+  const std::string dir = fresh_dir();
+  write(dir + "/t.jsonl", "{\"op\": \"allreduce\", \"bytes\": 1024, \"dtype\": \"float\"}\n");
+  write(dir + "/wide.json", "{\"hidden\": 4294967296, \"ffn\": 8, \"layers\": 2, \"heads\": 1, \"vocab\": 4294967296, "
+                            "\"seq\": 8}");
+  write(dir + "/deep.json", "{\"hidden\": 4096, \"layers\": 100000000, \"heads\": 32, \"vocab\": 32000, \"seq\": 4096}");
+  write(dir + "/long.json", "{\"hidden\": 4294967296, \"ffn\": 8, \"layers\": 2, \"heads\": 1, \"vocab\": 8, "
+                            "\"seq\": 4294967296, \"micro_batch\": 4294967296}");
+  write(dir + "/sum.jsonl", "{\"op\": \"allreduce\", \"bytes\": 18446744073709551612, \"dtype\": \"float\"}\n"
+                            "{\"op\": \"allreduce\", \"bytes\": 1024, \"dtype\": \"float\"}\n");
+  symlink("/dev/zero", (dir + "/zero.json").c_str());
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  for (const Case& c : {
+           Case{{"--socket-buffer", "3G"}, "--socket-buffer 3G is above the limit"},
+           Case{{"--socket-buffer", "4G"}, "--socket-buffer 4G is above the limit"},
+           Case{{"--timeout", "nan"}, "--timeout: 'nan' is not a finite number"},
+           Case{{"--timeout", "inf"}, "--timeout: 'inf' is not a finite number"},
+           Case{{"--timeout", "1e300"}, "--timeout: '1e300' is not a finite number"},
+           Case{{"-b", "8", "-e", "64", "-f", "nan"}, "'nan' is not a finite number"},
+           Case{{"-b", "8", "-e", "64", "-f", "inf"}, "'inf' is not a finite number"},
+           Case{{"-b", "8", "-e", "1G", "-f", "1.0001"}, "gives more than 1000 sizes"},
+           Case{{"--line-rate", "inf"}, "bad --line-rate 'inf'"},
+           Case{{"--sizes", "64G"}, "is available: pick smaller sizes"},
+           Case{{"--trace", "/dev/zero"}, "--trace '/dev/zero' is not a regular file"},
+           Case{{"--profile", dir + "/zero.json"}, "is not a regular file"},
+           Case{{"--profile", dir + "/wide.json:ddp"}, "wide.json: the elements of embed_tokens.weight overflows 64 bits"},
+           Case{{"--profile", dir + "/long.json:tp"}, "long.json: micro_batch x seq x hidden x bytes per element overflows"},
+           Case{{"--profile", dir + "/deep.json"}, "deep.json: 'layers' is 100000000, above the limit"},
+           Case{{"--trace", dir + "/sum.jsonl"}, "overflows 64 bits"},
+           Case{{"--json", ""}, "--json needs a file name"},
+           Case{{"--csv", ""}, "--csv needs a file name"},
+           Case{{"--json", dir + "/r", "--csv", dir + "/r"}, "--json and --csv name the same file"},
+           Case{{"--trace", dir + "/t.jsonl", "--json", dir + "/t.jsonl"}, "is the file --trace reads"},
+           Case{{"--json", dir}, "is a folder"},
+           Case{{"--json", "/nonexistent/dir/r.json"}, "the folder '/nonexistent/dir' does not exist"},
+           Case{{"--iface", "lo", "--bind", "127.0.0.2"}, "both choose the data address: give one of them"},
+           Case{{"--bind", "192.0.2.77"}, "192.0.2.77 is not an address of this host"},
+           Case{{"--iface", "nope0"}, "no network interface named 'nope0'"},
+           Case{{"--transport", "ipoib", "--ipoib-force", "--iface", "lo", "--bind", "127.0.0.1"},
+                "--bind does not apply to --transport ipoib"},
+       }) {
+    auto args = ccbench({"run", "--np", "2", "--timeout", "30"});
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    if (c.args.front() == "--timeout") args.erase(args.begin() + 4, args.begin() + 6);
+    ProcessResult r = run_process(args);
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains(c.says));
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+    CHECK(r.seconds < 20);  // judged before any rank starts: nothing waits for a timeout
+  }
+  CHECK(slurp(dir + "/t.jsonl").find("allreduce") != std::string::npos);  // the trace is intact
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a job that would run out of descriptors says so, with the numbers", "[cli][errors]") {
+  ProcessResult r = run_process({"sh", "-c", "ulimit -n 256 && exec \"$0\" run --np 300 --sizes 8", CCB_CCBENCH});
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("too many open files: ulimit -n is 256, world size 300 needs about"));
+}
+
+TEST_CASE("the Google Benchmark drivers fail when they ran nothing", "[cli][errors]") {
+#ifdef CCB_BENCH
+  for (const char* filter : {"--benchmark_filter=[", "--benchmark_filter=no_such_benchmark"}) {
+    ProcessResult r = run_process({CCB_BENCH, "--np", "2", "--sizes", "64K", filter});
+    INFO(r.output);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Catch::Contains("--benchmark_filter"));
+  }
+  ProcessResult reduce = run_process({CCB_BENCH_REDUCE, "--benchmark_filter=no_such_benchmark"});
+  CHECK(reduce.status != 0);
+#endif
+}
+
+TEST_CASE("a link planted at the result's path or at any temporary name is never followed", "[cli][files]") {
+  const std::string dir = fresh_dir(), victim = dir + "/victim", json = dir + "/r.json";
+  write(victim, "precious");
+  // The old temporary name was r.json.tmp.<pid>; exec keeps the shell's pid, so plant it.
+  ProcessResult r = run_process({"sh", "-c", "ln -s \"$1\" \"$2.tmp.$$\" && exec \"$0\" run --np 1 --sizes 8 -n 2 --json \"$2\"",
+                                 CCB_CCBENCH, victim, json});
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK(slurp(victim) == "precious");
+  CHECK(slurp(json).find("ccbench.result") != std::string::npos);
+  const std::string link = dir + "/link.json";
+  symlink(victim.c_str(), link.c_str());
+  ProcessResult refused = run_process(ccbench({"run", "--np", "2", "--sizes", "8", "--json", link}));
+  CHECK(refused.status == 2);
+  CHECK_THAT(refused.output, Catch::Contains("is a symbolic link"));
+  CHECK(slurp(victim) == "precious");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a FIFO or the process's own stdout gets the record once, in place", "[cli][files]") {
+  const std::string dir = fresh_dir(), fifo = dir + "/fifo";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  auto reader = std::async(std::launch::async, [&] { return slurp(fifo); });
+  ProcessResult r = run_process(ccbench({"run", "--np", "2", "--sizes", "8,1K", "-n", "2", "--json", fifo}));
+  INFO(r.output);
+  CHECK(r.status == 0);
+  std::string got = reader.get();
+  CHECK(std::count(got.begin(), got.end(), '{') > 3);
+  CHECK(got.find("\"complete\": true") != std::string::npos);
+  CHECK(got.find("ccbench.result") == got.rfind("ccbench.result"));  // one record, not one per size
+  ProcessResult out = run_process(ccbench({"run", "--np", "2", "--sizes", "8", "-n", "2", "--csv", "/dev/stdout"}));
+  CHECK(out.status == 0);
+  CHECK_THAT(out.output, Catch::Contains("host,transport,ranks"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("as root, --json /dev/null leaves /dev/null a character device", "[cli][files][root]") {
+  if (geteuid() != 0 || system("command -v unshare >/dev/null 2>&1") != 0) {
+    WARN("needs root and unshare: skipped");
+    return;
+  }
+  // In a mount namespace of its own, /dev is a fresh tmpfs whose null is a new node:
+  // the host's /dev/null is never at risk, and the old bug would replace this one.
+  const std::string script =
+      "set -e; mount -t tmpfs ccb-dev /dev; mknod -m 666 /dev/null c 1 3; mknod -m 444 /dev/urandom c 1 9; "
+      "\"$0\" run --np 2 --sizes 8 -n 2 --json /dev/null >/dev/null; stat -c %F /dev/null";
+  ProcessResult r = run_process({"unshare", "--mount", "--propagation", "private", "sh", "-c", script, CCB_CCBENCH});
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("character special file"));
+  CHECK(is_char_device("/dev/null"));
+}

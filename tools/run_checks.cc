@@ -1,0 +1,166 @@
+// `ccbench run`: what is judged before any rank starts, and what the ranks of a job
+// must agree on. Every number from a flag or a file is hostile until checked here.
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "core/checked.h"
+#include "core/error.h"
+#include "core/files.h"
+#include "core/units.h"
+#include "job/preflight.h"
+#include "metrics/link_utilization.h"
+#include "profiles/trace.h"
+#include "run_command.h"
+#include "runner/result_record.h"
+#include "runner/step_runner.h"
+
+namespace ccb::cli {
+namespace {
+
+constexpr double kMaxTimeoutS = 86400;          // a silent peer is gone long before a day
+constexpr uint64_t kMaxChunkBytes = 1ull << 30;
+constexpr int kMaxSocketBuffer = 1 << 30;       // the kernel takes an int, and doubles it
+
+std::string join(const std::vector<std::string>& parts) {
+  std::string s;
+  for (const auto& p : parts) s += (s.empty() ? "" : ",") + p;
+  return s;
+}
+
+std::string hex_digest(uint64_t h) {
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+// Every call a trace replays: ranks may read their traces from other paths, but the
+// calls must be the same.
+std::string trace_digest(const std::vector<TraceCall>& calls) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](uint64_t v) {
+    for (int i = 0; i < 8; ++i) h = (h ^ ((v >> (8 * i)) & 0xff)) * 1099511628211ull;
+  };
+  for (const TraceCall& c : calls) {
+    mix(static_cast<uint64_t>(c.op));
+    mix(c.bytes);
+    mix(static_cast<uint64_t>(c.dtype));
+  }
+  return std::to_string(calls.size()) + " calls, digest " + hex_digest(h);
+}
+
+std::string or_auto(int v) { return v <= 0 ? "auto" : std::to_string(v); }
+
+// The largest buffer a profile or trace will ask for, padded as the runner pads it.
+uint64_t largest_step_buffer(const RunCommand& c, int world) {
+  uint64_t largest = 0;
+  for (const Profile& p : c.profile_list())
+    for (const ProfileEntry& e : p.entries) largest = std::max(largest, padded_bytes(e.op, e.dtype, world, e.bytes));
+  if (!c.trace.empty()) {
+    uint64_t total = 0;
+    for (const TraceCall& call : load_trace(c.trace)) {
+      total = checked_add(total, call.bytes, c.trace + ": the bytes of all calls");
+      largest = std::max(largest, padded_bytes(call.op, call.dtype, world, call.bytes));
+    }
+  }
+  return largest;
+}
+
+// Outputs exist where they will be written, and never overwrite an input.
+void check_files(const RunCommand& c) {
+  std::vector<std::pair<std::string, std::string>> outputs, inputs;
+  if (!c.json_path.empty()) outputs.emplace_back("--json", c.json_path);
+  if (!c.csv_path.empty()) outputs.emplace_back("--csv", c.csv_path);
+  if (!c.trace.empty()) inputs.emplace_back("--trace", c.trace);
+  for (const std::string& p : c.profiles) inputs.emplace_back("--profile", p.substr(0, p.rfind(':')));
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const auto& [flag, path] = outputs[i];
+    for (size_t j = 0; j < i; ++j)
+      if (same_file(outputs[j].second, path))
+        throw_invalid(outputs[j].first + " and " + flag + " name the same file '" + path + "': give each its own");
+    for (const auto& [in_flag, in_path] : inputs)
+      if (same_file(in_path, path))
+        throw_invalid(flag + " '" + path + "' is the file " + in_flag + " reads: write the results elsewhere");
+    check_output(flag, path);
+  }
+}
+
+}  // namespace
+
+int parse_socket_buffer(const std::string& text) {
+  uint64_t b = parse_bytes(text);
+  if (b > static_cast<uint64_t>(kMaxSocketBuffer))
+    throw_invalid("--socket-buffer " + text + " is above the limit of 1G (the kernel takes an int and doubles "
+                  "it; net.core.[rw]mem_max caps it anyway): use 0 for autotuning or a smaller size");
+  return static_cast<int>(b);
+}
+
+bootstrap::JobFingerprint RunCommand::fingerprint(int world_size) const {
+  bootstrap::JobFingerprint f;
+  using bootstrap::add_field;
+  add_field(f, "ccbench", std::string(kCcbenchVersion) + " run");
+  add_field(f, "world size", std::to_string(world_size));
+  add_field(f, "--transport", transport.name);
+  if (!profiles.empty()) {
+    std::vector<std::string> names;
+    for (const Profile& p : profile_list()) names.push_back(p.name + " (" + std::to_string(p.entries.size()) + " sizes)");
+    add_field(f, "--profile", join(names));
+  } else if (!trace.empty()) {
+    add_field(f, "--trace", trace_digest(load_trace(trace)));
+    add_field(f, "--trace-passes", std::to_string(trace_passes));
+  } else {
+    std::vector<std::string> shown;
+    for (uint64_t s : size_list()) shown.push_back(short_bytes(s));
+    add_field(f, "--collective", collective);
+    add_field(f, "--sizes", join(shown));
+    add_field(f, "-d", dtype);
+  }
+  add_field(f, "-o", op);
+  add_field(f, "--algo", algos);
+  add_field(f, "-n", or_auto(iters));
+  add_field(f, "-w", warmup < 0 ? "auto" : std::to_string(warmup));
+  add_field(f, "-c", std::to_string(check));
+  add_field(f, "--in-place", in_place ? "yes" : "no");
+  add_field(f, "--chunk-bytes", short_bytes(parse_bytes(chunk_bytes)));
+  add_field(f, "--slots", std::to_string(slots));
+  if (transport.name == "verbs") {
+    add_field(f, "--qps", std::to_string(transport.verbs.qps));
+    add_field(f, "--ib-cm", transport.verbs.connect_mode == VerbsConnectMode::kNative ? "native" : "rdmacm");
+  } else {
+    add_field(f, "--tcp-streams", std::to_string(transport.tcp.streams));
+  }
+  return f;
+}
+
+void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const {
+  if (!std::isfinite(timeout_s) || timeout_s <= 0 || timeout_s > kMaxTimeoutS)
+    throw_invalid("--timeout must be a number of seconds above 0 and at most 86400");
+  const uint64_t chunk = parse_bytes(chunk_bytes);
+  if (chunk < 64 || chunk > kMaxChunkBytes) throw_invalid("--chunk-bytes must be between 64 and 1G");
+  parse_socket_buffer(socket_buffer);
+  if (!line_rate.empty()) parse_line_rate(line_rate);
+  if (transport.name != "tcp" && transport.name != "ipoib" && transport.name != "verbs")
+    throw_invalid("unknown transport '" + transport.name + "': use tcp, ipoib or verbs");
+  auto algorithms = algorithm_list();
+  RunOptions o = run_options(algorithms.front());
+  for (Algorithm a : algorithms) validate_algorithm(o.collective, a);
+  if (!profiles.empty() && !trace.empty()) throw_invalid("--profile and --trace each describe a step: give one of them");
+  if (trace_passes < 1) throw_invalid("--trace-passes must be at least 1");
+  uint64_t largest = 0;
+  if (!profiles.empty() || !trace.empty()) {
+    if (!sizes.empty() || !min_bytes.empty() || !max_bytes.empty())
+      throw_invalid("--profile/--trace set the sizes: drop -b, -e and --sizes");
+    if (collective != "allreduce" || dtype != "float")
+      throw_invalid("--profile/--trace set each call's collective and type: drop --collective and -d");
+    largest = largest_step_buffer(*this, world);
+  } else {
+    for (uint64_t s : size_list()) {
+      validate_size(o.collective, o.dtype, world, s);
+      largest = std::max(largest, s);
+    }
+  }
+  check_memory_fits(largest, ranks_here);
+  if (writes_outputs) check_files(*this);
+}
+
+}  // namespace ccb::cli
