@@ -46,6 +46,8 @@ set ylabel 'bootstrap time (s), median of 5'
 set key top left
 set grid
 set xtics (64, 256, 1024, 4096)
+set xrange [48:5600]
+set format y '%g'
 plot 'scale.dat' using 1:2 with linespoints lw 2 pt 7 title 'alone', \\
      'scale.dat' using 1:3 with linespoints lw 2 pt 5 title 'beside 1,000 stalled connections', \\
      'scale.dat' using 1:4 with lines dt 2 lc rgb 'gray' title 'n', \\

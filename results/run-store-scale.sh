@@ -24,6 +24,6 @@ bench="$root/build/bench/bench_store"
   --benchmark_out_format=json >"$out/scale-strangers.txt" 2>&1
 for i in 1 2 3 4 5; do
   "$root/build/tests/cli_tests" '1\,000 stalled connections before and during the bootstrap do not hold a 4-rank job' |
-    grep '4-rank job'
+    grep '^4-rank job'
 done >"$out/job-beside-strangers.txt"
 python3 "$here/plot_store_scale.py" "$out"
