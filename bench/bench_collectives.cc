@@ -212,7 +212,9 @@ void add_context(ccb::RankContext& rank, const BenchOptions& opt) {
   benchmark::AddCustomContext("ccbench_ranks", std::to_string(rank.boot.size()));
   benchmark::AddCustomContext("ccbench_bootstrap", rank.boot.name());
   benchmark::AddCustomContext("ccbench_nic", link.nic + (link.firmware.empty() ? "" : " fw " + link.firmware));
-  benchmark::AddCustomContext("ccbench_line_rate_gbps", opt.line_rate.empty() ? std::to_string(link.line_rate_gbps) : opt.line_rate);
+  const double rate = opt.line_rate.empty() ? link.line_rate_gbps : ccb::parse_line_rate(opt.line_rate);
+  benchmark::AddCustomContext("ccbench_line_rate_gbps", std::to_string(rate));
+  benchmark::AddCustomContext("ccbench_dtype", opt.dtype);
   benchmark::AddCustomContext("ccbench_reduce_isa", std::string(ccb::isa_name(ccb::active_isa())));
 }
 

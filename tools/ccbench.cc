@@ -8,6 +8,8 @@
 
 #include "bootstrap/launch_env.h"
 #include "bootstrap/local_launcher.h"
+#include "baseline_command.h"
+#include "compare_command.h"
 #include "core/error.h"
 #include "job/number_flags.h"
 #include "job/preflight.h"
@@ -39,6 +41,10 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("--profile", c.profiles, "LLM step to measure: NAME[:ddp|tp|fsdp] (a preset or a model .json); repeatable")->group("Profiles");
   run.add_option("--trace", c.trace, "Replay a collective trace (JSON lines of {op, bytes, dtype}) in order")->group("Profiles");
   run.add_option("--trace-passes", c.trace_passes, "Timed passes over the trace")->check(CLI::Range(1, 1000000))->capture_default_str()->group("Profiles");
+  run.add_option("--repeat", c.repeat, "Passes over the sizes (or profile, or trace); the JSON keeps each, and their median and 95% CI")->check(CLI::Range(1, 10000))->capture_default_str()->group("Repetitions");
+  run.add_flag("--shuffle", c.shuffle, "Run each pass's sizes in a random order (the seed is recorded)")->group("Repetitions");
+  run.add_option("--seed", c.seed, "The --shuffle order's seed, to repeat a run's order")->group("Repetitions");
+  run.add_flag("--samples", c.samples, "Keep every iteration's time (the slowest rank's) in the JSON")->group("Repetitions");
   run.add_option("--json", c.json_path, "Write results as JSON (rewritten atomically after each size)")->group("Output");
   run.add_option("--csv", c.csv_path, "Write results as CSV (rewritten atomically after each size)")->group("Output");
   run.add_option("--line-rate", c.line_rate, "Link rate in bit/s for utilization (100G, 2.5G); default: what the NIC reports")->group("Output");
@@ -136,6 +142,12 @@ int main(int argc, char** argv) {
   launch->add_option("--np", launch_plan.np, "Ranks to start")->check(CLI::Range(1, 1024))->capture_default_str();
   launch->add_option("--timeout", launch_timeout, "Seconds the other ranks get to report after one fails")->check(ccb::finite_in(0, 3600))->capture_default_str();
   launch->add_option("command", launch_plan.argv, "Program and its arguments (after --)")->required();
+  ccb::cli::CompareCommand compare_cmd;
+  CLI::App* compare = app.add_subcommand("compare", "Judge a run against a baseline, key by key (a U test over the passes)");
+  ccb::cli::add_compare_options(*compare, compare_cmd);
+  ccb::cli::BaselineCommand baseline_cmd;
+  CLI::App* baseline = app.add_subcommand("baseline", "Merge runs into a baseline, dropping outlier runs (and saying why)");
+  ccb::cli::add_baseline_options(*baseline, baseline_cmd);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -143,6 +155,8 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   try {
+    if (compare->parsed()) return ccb::cli::run_compare(*compare, compare_cmd);
+    if (baseline->parsed()) return ccb::cli::run_baseline(baseline_cmd);
     if (launch->parsed()) {
       launch_plan.program = launch_plan.argv.front();
       launch_plan.grace = std::chrono::milliseconds(static_cast<long long>(launch_timeout * 1000));

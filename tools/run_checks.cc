@@ -21,6 +21,7 @@ namespace {
 constexpr double kMaxTimeoutS = 86400;          // a silent peer is gone long before a day
 constexpr uint64_t kMaxChunkBytes = 1ull << 30;
 constexpr int kMaxSocketBuffer = 1 << 30;       // the kernel takes an int, and doubles it
+constexpr int kMaxRepeat = 10000;
 
 std::string join(const std::vector<std::string>& parts) {
   std::string s;
@@ -123,6 +124,8 @@ bootstrap::JobFingerprint RunCommand::fingerprint(int world_size) const {
   add_field(f, "--in-place", in_place ? "yes" : "no");
   add_field(f, "--chunk-bytes", short_bytes(parse_bytes(chunk_bytes)));
   add_field(f, "--slots", std::to_string(slots));
+  add_field(f, "--repeat", std::to_string(repeat));
+  add_field(f, "--shuffle", shuffle ? (seed ? "seed " + std::to_string(*seed) : "yes") : "no");
   if (transport.name == "verbs") {
     add_field(f, "--qps", std::to_string(transport.verbs.qps));
     add_field(f, "--ib-cm", transport.verbs.connect_mode == VerbsConnectMode::kNative ? "native" : "rdmacm");
@@ -146,6 +149,8 @@ void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const 
   for (Algorithm a : algorithms) validate_algorithm(o.collective, a);
   if (!profiles.empty() && !trace.empty()) throw_invalid("--profile and --trace each describe a step: give one of them");
   if (trace_passes < 1) throw_invalid("--trace-passes must be at least 1");
+  if (repeat < 1 || repeat > kMaxRepeat) throw_invalid("--repeat must be between 1 and " + std::to_string(kMaxRepeat));
+  if (seed && !shuffle) throw_invalid("--seed orders the sizes of --shuffle: add --shuffle, or drop --seed");
   uint64_t largest = 0;
   if (!profiles.empty() || !trace.empty()) {
     if (!sizes.empty() || !min_bytes.empty() || !max_bytes.empty())

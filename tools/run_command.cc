@@ -1,6 +1,8 @@
 #include "run_command.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <sstream>
 
@@ -13,6 +15,7 @@
 #include "metrics/link_utilization.h"
 #include "profiles/trace.h"
 #include "runner/result_record.h"
+#include "runner/pass_order.h"
 #include "runner/result_table.h"
 #include "runner/step_runner.h"
 #include "transport/ipoib/ipoib_interface.h"
@@ -95,54 +98,116 @@ static JobInfo job_info(const RunCommand& c, const Bootstrap& b, const Transport
   j.line_rate_source = !c.line_rate.empty() ? "--line-rate" : j.line_rate_gbps > 0 ? "link" : "none";
   j.isa = std::string(isa_name(active_isa()));
   j.started_utc = utc_now_iso8601();
+  j.repeat = c.repeat;
+  j.samples = c.samples;
   return j;
 }
 
-// Rank 0 prints and records; every rank measures.
+// Rank 0 prints and records; every rank measures. With one pass each row is printed as
+// it is measured; with several, each measurement's median pass once all have run.
 struct Output {
   bool root;
+  int repeat;
   ResultTable table;
   ResultRecord record;
+  bool streaming() const { return root && repeat == 1; }
+  void pass_done(int pass) const {
+    if (root && repeat > 1) std::cout << "# pass " << pass + 1 << " of " << repeat << " done\n" << std::flush;
+  }
 };
 
-static uint64_t run_sweeps(const RunCommand& cmd, Communicator& comm, Bootstrap& boot, Output& out) {
-  uint64_t wrong = 0;
-  for (Algorithm a : cmd.algorithm_list()) {
-    RunOptions o = cmd.run_options(a);
-    CollectiveRunner runner(comm, boot, o);
-    if (out.root) out.table.header(title(cmd, o, boot, comm.transport(), collective_name(o.collective)));
-    for (uint64_t bytes : cmd.size_list()) {
-      SizeResult r = runner.run(bytes);
-      wrong += r.wrong;
-      if (!out.root) continue;
-      out.table.row(r, o);
-      out.record.add(ResultRow{o, r, "", "", 0});
-    }
-    if (out.root) out.table.footer();
+using Measurement = MeasurementSet::Measurement;
+
+// A repeated run's table: the median pass of every measurement that `belongs`, with
+// how many passes it had and their spread; a sweep's rows in size order.
+static void print_medians(Output& out, const std::string& title, bool profile,
+                          const std::function<bool(const Measurement&)>& belongs) {
+  std::vector<const Measurement*> rows;
+  for (const Measurement& m : out.record.measurements().measurements())
+    if (belongs(m)) rows.push_back(&m);
+  if (!profile)
+    std::stable_sort(rows.begin(), rows.end(), [](auto* a, auto* b) { return a->row.result.bytes < b->row.result.bytes; });
+  out.table.header(title, profile, true);
+  for (const Measurement* m : rows) {
+    SizeResult r = m->median_pass();
+    r.wrong = m->wrong();
+    const judge::MedianSummary bw = m->busbw();
+    out.table.row(r, m->row.options, m->row.count_per_step, &bw);
   }
+  out.table.footer();
+}
+
+static uint64_t run_sweeps(const RunCommand& cmd, Communicator& comm, Bootstrap& boot, Output& out,
+                           const PassOrder& order) {
+  uint64_t wrong = 0;
+  const std::vector<uint64_t> sizes = cmd.size_list();
+  for (int pass = 0; pass < cmd.repeat; ++pass) {
+    for (Algorithm a : cmd.algorithm_list()) {
+      RunOptions o = cmd.run_options(a);
+      CollectiveRunner runner(comm, boot, o);
+      if (out.streaming()) out.table.header(title(cmd, o, boot, comm.transport(), collective_name(o.collective)));
+      for (size_t i : order.indices(sizes.size(), pass)) {
+        SizeResult r = runner.run(sizes[i]);
+        wrong += r.wrong;
+        if (out.streaming()) out.table.row(r, o);
+        if (out.root) out.record.add(ResultRow{o, r, "", "", 0, ""});
+      }
+      if (out.streaming()) out.table.footer();
+    }
+    out.pass_done(pass);
+  }
+  if (out.root && cmd.repeat > 1)
+    for (Algorithm a : cmd.algorithm_list()) {
+      RunOptions o = cmd.run_options(a);
+      print_medians(out, title(cmd, o, boot, comm.transport(), collective_name(o.collective)), false,
+                    [a](const Measurement& m) { return m.row.options.algorithm == a; });
+    }
+  return wrong;
+}
+
+// One profile step with one algorithm, every pass; returns the wrong elements.
+static uint64_t run_profile_passes(const RunCommand& cmd, Communicator& comm, Bootstrap& boot, Output& out,
+                                   const Profile& p, Algorithm a) {
+  const std::string algo(algorithm_name(a));
+  const RunOptions o = cmd.run_options(a);
+  const std::string heading = "profile " + p.name + ": " + p.summary + "\n# " + title(cmd, o, boot, comm.transport(), "profile");
+  if (out.streaming()) out.table.header(heading, true);
+  uint64_t wrong = 0;
+  for (int pass = 0; pass < cmd.repeat; ++pass) {
+    double step_us = run_profile(comm, boot, p, o, [&](const ProfileRow& row) {
+      wrong += row.result.wrong;
+      if (out.streaming()) out.table.row(row.result, row.options, row.entry.count);
+      if (out.root) out.record.add(ResultRow{row.options, row.result, p.name, row.entry.what, row.entry.count, algo});
+    });
+    if (out.root)
+      out.record.add(StepSummary{"profile", p.name, p.summary, algo, step_us, p.calls_per_step(), p.bytes_per_step(), {}});
+    out.pass_done(pass);
+  }
+  if (!out.root) return wrong;
+  if (cmd.repeat == 1) out.table.footer();
+  else print_medians(out, heading, true, [&](const Measurement& m) { return m.row.profile == p.name && m.row.step_algorithm == algo; });
+  for (const MeasurementSet::Step& s : out.record.measurements().steps())
+    if (s.summary.kind == "profile" && s.summary.name == p.name && s.summary.algorithm == algo)
+      out.table.step_line(p.name + " (" + algo + (cmd.repeat > 1 ? ", median of " + std::to_string(cmd.repeat) + " passes" : "") + ")",
+                          s.summary.comm_us);
   return wrong;
 }
 
 static uint64_t run_profiles(const RunCommand& cmd, Communicator& comm, Bootstrap& boot, Output& out) {
   uint64_t wrong = 0;
-  for (const Profile& p : cmd.profile_list()) {
-    for (Algorithm a : cmd.algorithm_list()) {
-      RunOptions o = cmd.run_options(a);
-      if (out.root) out.table.header("profile " + p.name + ": " + p.summary + "\n# " + title(cmd, o, boot, comm.transport(), "profile"), true);
-      double step_us = run_profile(comm, boot, p, o, [&](const ProfileRow& row) {
-        wrong += row.result.wrong;
-        if (!out.root) return;
-        out.table.row(row.result, row.options, row.entry.count);
-        out.record.add(ResultRow{row.options, row.result, p.name, row.entry.what, row.entry.count});
-      });
-      if (!out.root) continue;
-      out.table.footer();
-      out.table.step_line(p.name + " (" + std::string(algorithm_name(a)) + ")", step_us);
-      out.record.add(StepSummary{"profile", p.name, p.summary, std::string(algorithm_name(a)), step_us,
-                                 p.calls_per_step(), p.bytes_per_step(), {}});
-    }
-  }
+  for (const Profile& p : cmd.profile_list())
+    for (Algorithm a : cmd.algorithm_list()) wrong += run_profile_passes(cmd, comm, boot, out, p, a);
   return wrong;
+}
+
+static void print_trace_line(const RunCommand& cmd, const StepSummary& s, size_t passes, uint64_t wrong) {
+  const LatencyStats& t = s.trace_total_us;
+  std::ostringstream line;
+  line << "# trace " << cmd.trace << ": " << s.calls << " calls, " << format_bytes(s.bytes) << ", algo=" << s.algorithm
+       << ", " << t.samples << " timed passes: total p50 " << t.p50 / 1e3 << " ms, min " << t.min / 1e3 << " ms, max "
+       << t.max / 1e3 << " ms";
+  if (passes > 1) line << " (the median of " << passes << " repetitions)";
+  std::cout << line.str() << ", #wrong " << wrong << "\n" << std::flush;
 }
 
 static uint64_t run_trace(const RunCommand& cmd, Communicator& comm, Bootstrap& boot, Output& out) {
@@ -151,18 +216,31 @@ static uint64_t run_trace(const RunCommand& cmd, Communicator& comm, Bootstrap& 
   for (const auto& c : calls) bytes += c.bytes;
   uint64_t wrong = 0;
   for (Algorithm a : cmd.algorithm_list()) {
-    TraceResult t = replay_trace(comm, boot, calls, cmd.run_options(a), cmd.trace_passes);
-    wrong += t.wrong;
+    const std::string algo(algorithm_name(a));
+    uint64_t algo_wrong = 0;
+    for (int pass = 0; pass < cmd.repeat; ++pass) {
+      TraceResult t = replay_trace(comm, boot, calls, cmd.run_options(a), cmd.trace_passes);
+      algo_wrong += t.wrong;
+      if (out.root)
+        out.record.add(StepSummary{"trace", cmd.trace, std::to_string(t.calls) + " calls replayed in order", algo,
+                                   t.total_us.p50, t.calls, bytes, t.total_us});
+      out.pass_done(pass);
+    }
+    wrong += algo_wrong;
     if (!out.root) continue;
-    std::ostringstream s;
-    s << "# trace " << cmd.trace << ": " << t.calls << " calls, " << format_bytes(bytes) << ", algo=" << algorithm_name(a)
-      << ", " << t.passes << " timed passes: total p50 " << t.total_us.p50 / 1e3 << " ms, min " << t.total_us.min / 1e3
-      << " ms, max " << t.total_us.max / 1e3 << " ms, #wrong " << t.wrong << "\n";
-    std::cout << s.str() << std::flush;
-    out.record.add(StepSummary{"trace", cmd.trace, std::to_string(t.calls) + " calls replayed in order",
-                               std::string(algorithm_name(a)), t.total_us.p50, t.calls, bytes, t.total_us});
+    for (const MeasurementSet::Step& s : out.record.measurements().steps())
+      if (s.summary.kind == "trace" && s.summary.algorithm == algo)
+        print_trace_line(cmd, s.summary, s.passes_us.size(), algo_wrong);
   }
   return wrong;
+}
+
+// --shuffle: every rank takes rank 0's seed (--seed, or one drawn now), so all ranks
+// run the sizes in the same order.
+static PassOrder agree_order(const RunCommand& cmd, Bootstrap& boot) {
+  if (!cmd.shuffle) return {};
+  const uint64_t mine = cmd.seed ? *cmd.seed : random_seed();
+  return PassOrder(std::stoull(boot.allgather(std::to_string(mine)).front()));
 }
 
 int run_rank(const RunCommand& cmd) {
@@ -184,12 +262,15 @@ int run_rank(const RunCommand& cmd) {
       for (const std::string& w : ipoib_warnings(ipoib, chosen, cmd.transport.tcp.socket_buffer))
         print_line_to_stderr("warning: " + w);
     }
-    Output out{root, ResultTable(std::cout),
-               ResultRecord(job_info(cmd, boot, rank.transport), root ? cmd.json_path : "", root ? cmd.csv_path : "")};
+    const PassOrder order = agree_order(cmd, boot);
+    JobInfo job = job_info(cmd, boot, rank.transport);
+    job.shuffle_seed = order.seed();
+    Output out{root, cmd.repeat, ResultTable(std::cout),
+               ResultRecord(job, root ? cmd.json_path : "", root ? cmd.csv_path : "")};
     uint64_t wrong = 0;
     if (!cmd.profiles.empty()) wrong = run_profiles(cmd, comm, boot, out);
     else if (!cmd.trace.empty()) wrong = run_trace(cmd, comm, boot, out);
-    else wrong = run_sweeps(cmd, comm, boot, out);
+    else wrong = run_sweeps(cmd, comm, boot, out, order);
     boot.barrier();
     out.record.finish(true);
     return wrong > 0 ? 1 : 0;

@@ -1,5 +1,6 @@
 // `ccbench run`: its options, and the job each rank runs.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,10 @@ struct RunCommand {
   std::vector<std::string> profiles;     // --profile NAME[:mode]
   std::string trace;                     // --trace FILE
   int trace_passes = 5;
+  int repeat = 1;                        // --repeat: passes over the sizes, profile or trace
+  bool shuffle = false;                  // --shuffle: each pass's sizes in a random order
+  std::optional<uint64_t> seed;          // --seed: that order's seed (default: drawn, recorded)
+  bool samples = false;                  // --samples: keep every iteration's time
   std::string json_path, csv_path;
   std::vector<std::string> argv;         // the command line, for result records
   TransportChoice transport;

@@ -44,35 +44,75 @@ static ordered job_json(const JobInfo& j) {
                {"reported_rate_gbps", j.link.line_rate_gbps}, {"tx_counter", j.link.tx_counter}}},
       {"line_rate_gbps", j.line_rate_gbps > 0 ? ordered(j.line_rate_gbps) : ordered(nullptr)},
       {"line_rate_source", j.line_rate_source},
-      {"reduce_isa", j.isa}};
+      {"reduce_isa", j.isa},
+      {"repeat", j.repeat},
+      {"shuffle_seed", j.shuffle_seed ? ordered(*j.shuffle_seed) : ordered(nullptr)},
+      {"samples", j.samples}};
 }
 
-static ordered row_json(const ResultRow& row) {
-  const SizeResult& r = row.result;
-  const RunOptions& o = row.options;
+// The figures of one pass; schema 1 had exactly these at the top of a result.
+static ordered pass_json(const SizeResult& r, bool samples) {
   ordered counter = nullptr;
   if (r.counter)
     counter = {{"bytes", r.counter->bytes}, {"window_s", r.counter->window_s},
                {"per_rank_gbps", r.counter->gbytes_per_s}, {"util_pct", optional_number(r.counter_util_pct)}};
-  ordered j{{"collective", collective_name(o.collective)}, {"algorithm", algorithm_name(o.algorithm)},
-            {"dtype", dtype_name(o.dtype)}, {"op", reduce_op_label(o)}, {"in_place", o.in_place},
-            {"bytes", r.bytes}, {"count", r.count}, {"iters", r.iters}, {"time_us", r.time_us},
-            {"algbw_gbps", r.algbw_gbps}, {"busbw_gbps", r.busbw_gbps}, {"latency_us", latency_json(r.latency_us)},
+  ordered j{{"iters", r.iters}, {"time_us", r.time_us}, {"algbw_gbps", r.algbw_gbps}, {"busbw_gbps", r.busbw_gbps},
+            {"latency_us", latency_json(r.latency_us)},
             {"cpu_pct", {{"mean", r.cpu_pct_mean}, {"max", r.cpu_pct_max}, {"per_rank", r.rank_cpu_pct}}},
             {"line_rate_gbps", r.line_rate_gbps > 0 ? ordered(r.line_rate_gbps) : ordered(nullptr)},
             {"link_util_pct", optional_number(r.link_util_pct)}, {"nic_counter", counter},
             {"rank_mean_us", r.rank_mean_us}, {"wrong", r.wrong}};
+  if (samples) j["samples_us"] = r.iter_max_us;
+  return j;
+}
+
+static ordered median_json(const judge::MedianSummary& m) {
+  return ordered{{"median", m.median}, {"min", m.min}, {"max", m.max}, {"ci95_low", m.ci_low},
+                 {"ci95_high", m.ci_high}, {"ci_coverage", m.ci_coverage}};
+}
+
+static ordered summary_json(const MeasurementSet::Measurement& m) {
+  auto over_passes = [&](auto figure) {
+    std::vector<double> v;
+    for (const SizeResult& p : m.passes) v.push_back(figure(p));
+    return median_json(judge::summarize_median(v));
+  };
+  return ordered{{"passes", m.passes.size()},
+                 {"busbw_gbps", over_passes([](const SizeResult& p) { return p.busbw_gbps; })},
+                 {"time_us", over_passes([](const SizeResult& p) { return p.time_us; })},
+                 {"p50_us", over_passes([](const SizeResult& p) { return p.latency_us.p50; })},
+                 {"p99_us", over_passes([](const SizeResult& p) { return p.latency_us.p99; })}};
+}
+
+static ordered result_json(const MeasurementSet::Measurement& m, bool samples) {
+  const ResultRow& row = m.row;
+  const SizeResult& median = m.median_pass();
+  const RunOptions& o = row.options;
+  ordered j{{"collective", collective_name(o.collective)}, {"algorithm", algorithm_name(o.algorithm)},
+            {"dtype", dtype_name(o.dtype)}, {"op", reduce_op_label(o)}, {"in_place", o.in_place},
+            {"bytes", median.bytes}, {"count", median.count}};
+  const ordered median_fields = pass_json(median, false);
+  for (const auto& [key, value] : median_fields.items()) j[key] = value;
+  j["wrong"] = m.wrong();
   if (!row.profile.empty()) {
     j["profile"] = row.profile;
     j["what"] = row.what;
     j["count_per_step"] = row.count_per_step;
+    j["step_algorithm"] = row.step_algorithm;
   }
+  ordered passes = ordered::array();
+  for (const SizeResult& p : m.passes) passes.push_back(pass_json(p, samples));
+  j["passes"] = passes;
+  j["summary"] = summary_json(m);
   return j;
 }
 
-static ordered step_json(const StepSummary& s) {
+static ordered step_json(const MeasurementSet::Step& step) {
+  const StepSummary& s = step.summary;
+  std::vector<double> passes = step.passes_us;
   ordered j{{"kind", s.kind}, {"name", s.name}, {"summary", s.summary}, {"algorithm", s.algorithm},
-            {"comm_us", s.comm_us}, {"calls", s.calls}, {"bytes", s.bytes}};
+            {"comm_us", s.comm_us}, {"calls", s.calls}, {"bytes", s.bytes}, {"passes_us", passes},
+            {"comm_us_summary", median_json(judge::summarize_median(passes))}};
   if (s.kind == "trace") j["total_us"] = latency_json(s.trace_total_us);
   return j;
 }
@@ -86,12 +126,16 @@ static std::string csv_field(double v) {
 static const char* kCsvHeader =
     "host,transport,ranks,collective,algorithm,dtype,op,in_place,profile,what,count_per_step,bytes,count,iters,"
     "time_us,algbw_gbps,busbw_gbps,lat_min_us,lat_p50_us,lat_p95_us,lat_p99_us,lat_max_us,lat_mean_us,lat_stdev_us,"
-    "lat_cv,cpu_pct_mean,cpu_pct_max,line_rate_gbps,link_util_pct,counter_util_pct,wrong\n";
+    "lat_cv,cpu_pct_mean,cpu_pct_max,line_rate_gbps,link_util_pct,counter_util_pct,wrong,passes,busbw_min_gbps,"
+    "busbw_max_gbps,busbw_ci95_low_gbps,busbw_ci95_high_gbps\n";
 
-static std::string csv_row(const JobInfo& job, const ResultRow& row) {
-  const SizeResult& r = row.result;
+// One row per measurement: the median pass, and the spread over the passes.
+static std::string csv_row(const JobInfo& job, const MeasurementSet::Measurement& m) {
+  const SizeResult& r = m.median_pass();
+  const ResultRow& row = m.row;
   const RunOptions& o = row.options;
   const LatencyStats& l = r.latency_us;
+  const judge::MedianSummary bw = m.busbw();
   auto opt = [](const std::optional<double>& v) { return v ? csv_field(*v) : std::string(); };
   std::ostringstream s;
   s << job.machine.host << ',' << job.transport << ',' << job.ranks << ',' << collective_name(o.collective) << ','
@@ -102,16 +146,16 @@ static std::string csv_row(const JobInfo& job, const ResultRow& row) {
                    r.cpu_pct_mean, r.cpu_pct_max})
     s << ',' << csv_field(v);
   s << ',' << (r.line_rate_gbps > 0 ? csv_field(r.line_rate_gbps) : "") << ',' << opt(r.link_util_pct) << ','
-    << opt(r.counter_util_pct) << ',' << r.wrong << '\n';
+    << opt(r.counter_util_pct) << ',' << m.wrong() << ',' << m.passes.size();
+  for (double v : {bw.min, bw.max, bw.ci_low, bw.ci_high}) s << ',' << csv_field(v);
+  s << '\n';
   return s.str();
 }
 
 struct ResultRecord::State {
   JobInfo job;
   OutputTarget json_out, csv_out;
-  ordered results = ordered::array();
-  ordered steps = ordered::array();
-  std::string csv = kCsvHeader;
+  MeasurementSet measured;
   bool complete = false;
   bool streams_written = false;
 };
@@ -134,15 +178,16 @@ ResultRecord::~ResultRecord() {
 }
 
 void ResultRecord::add(const ResultRow& row) {
-  state_->results.push_back(row_json(row));
-  state_->csv += csv_row(state_->job, row);
+  state_->measured.add(row);
   flush();
 }
 
 void ResultRecord::add(const StepSummary& step) {
-  state_->steps.push_back(step_json(step));
+  state_->measured.add(step);
   flush();
 }
+
+const MeasurementSet& ResultRecord::measurements() const { return state_->measured; }
 
 void ResultRecord::finish(bool complete) {
   state_->complete = complete;
@@ -151,12 +196,19 @@ void ResultRecord::finish(bool complete) {
 }
 
 std::string ResultRecord::json_text() const {
+  ordered results = ordered::array(), steps = ordered::array();
+  for (const auto& m : state_->measured.measurements()) results.push_back(result_json(m, state_->job.samples));
+  for (const auto& s : state_->measured.steps()) steps.push_back(step_json(s));
   ordered j{{"schema", kResultSchema}, {"ccbench_version", kCcbenchVersion}, {"complete", state_->complete},
-            {"job", job_json(state_->job)}, {"results", state_->results}, {"steps", state_->steps}};
+            {"job", job_json(state_->job)}, {"results", results}, {"steps", steps}};
   return j.dump(2) + "\n";
 }
 
-std::string ResultRecord::csv_text() const { return state_->csv; }
+std::string ResultRecord::csv_text() const {
+  std::string csv = kCsvHeader;
+  for (const auto& m : state_->measured.measurements()) csv += csv_row(state_->job, m);
+  return csv;
+}
 
 // Files are rewritten after every size; a stream (a device, a FIFO, /dev/stdout) cannot
 // be rewritten, so it gets the record once, when the run ends.

@@ -1,19 +1,29 @@
-// The files a run leaves for perf labs: JSON (schema "ccbench.result/1") and CSV, both
+// The files a run leaves for perf labs: JSON (schema "ccbench.result/2") and CSV, both
 // rewritten atomically after every measured size, so a run that dies keeps every size
 // it finished; a stream (/dev/stdout, a FIFO) gets the record once, at the end. Machine
 // details are read from the system; the environment is never dumped (secrets live there).
+//
+// Schema 2 adds repetitions to schema 1 without moving a field: each result keeps its
+// passes ("passes", in the order they ran, each with the figures of one pass and, with
+// --samples, every iteration's slowest-rank time) and their "summary" (median, min, max
+// and a 95% confidence interval of the median, for bus bandwidth, time, p50 and p99).
+// The fields schema 1 had at the top of a result are the median pass's (by bus
+// bandwidth), and "wrong" counts every pass. A run of one pass is a run of schema 1
+// with those two fields added.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "metrics/machine_info.h"
 #include "runner/collective_runner.h"
+#include "runner/measurement_set.h"
 #include "runner/step_runner.h"
 
 namespace ccb {
 
-inline constexpr const char* kResultSchema = "ccbench.result/1";
+inline constexpr const char* kResultSchema = "ccbench.result/2";
 inline constexpr const char* kCcbenchVersion = "0.1.0";
 
 // What stays the same over a job.
@@ -29,25 +39,9 @@ struct JobInfo {
   std::string line_rate_source;    // "--line-rate", "link" or "none"
   std::string isa;
   std::string started_utc;         // ISO 8601
-};
-
-// One measured size: a plain sweep leaves the profile fields empty.
-struct ResultRow {
-  RunOptions options;
-  SizeResult result;
-  std::string profile;   // "llama2-7b:ddp"
-  std::string what;      // "gradient bucket"
-  uint64_t count_per_step = 0;
-};
-
-struct StepSummary {
-  std::string kind;      // "profile" or "trace"
-  std::string name;      // profile name or trace file
-  std::string summary;
-  std::string algorithm;
-  double comm_us = 0;    // one step's communication time
-  uint64_t calls = 0, bytes = 0;
-  LatencyStats trace_total_us;  // traces: per timed pass
+  int repeat = 1;                  // passes over the sizes (--repeat)
+  std::optional<uint64_t> shuffle_seed;  // --shuffle: each pass's order comes from it
+  bool samples = false;            // --samples: every iteration's time is kept
 };
 
 std::string utc_now_iso8601();
@@ -61,6 +55,7 @@ class ResultRecord {
   void add(const ResultRow& row);
   void add(const StepSummary& step);
   void finish(bool complete);  // marks the JSON "complete": true
+  const MeasurementSet& measurements() const;
 
   std::string json_text() const;
   std::string csv_text() const;

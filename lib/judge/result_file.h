@@ -1,0 +1,53 @@
+// A result file as judging sees it, whichever kind it is: ccbench's own JSON (schemas
+// ccbench.result/1 and /2) or the Google Benchmark JSON of bench_collectives. The
+// result file is the contract between measuring and judging: compare, baselines,
+// rules and reports read this, never a transport.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ccb::judge {
+
+// One measurement: what was measured (its key) and its figures, per pass.
+struct Measured {
+  std::string key;  // "allreduce ring tcp float sum 4 ranks 1048576 B", profile entries prefixed
+  std::string collective, algorithm, transport, dtype, op;
+  std::string profile, what, step_algorithm;  // a profile entry: the step's algorithm
+  int ranks = 0;
+  uint64_t bytes = 0;
+  bool in_place = false;
+  std::vector<double> busbw_gbps, time_us, p50_us, p99_us;  // one value per pass
+  std::vector<double> samples_us;  // every iteration's time, when kept (--samples)
+  std::optional<double> line_rate_gbps, link_util_pct;  // the median pass's
+  uint64_t wrong = 0;
+};
+
+struct ResultFile {
+  std::string path;
+  std::string raw_job;  // ccbench's "job" object as it was written (JSON), for baselines
+  std::string schema;   // "ccbench.result/1", "ccbench.result/2", "google-benchmark"
+  bool complete = true;
+  std::string started_utc;
+  // What makes two files comparable (compare names the one that differs).
+  std::string machine;             // CPU model and count
+  std::string host;
+  std::string transport_settings;  // without what differs per host (addresses, GIDs)
+  std::optional<double> line_rate_gbps;
+  std::vector<Measured> results;
+};
+
+// Result files are regular files of at most this size.
+constexpr uint64_t kMaxResultFileBytes = 512ull << 20;
+
+// Throws kInvalidArgument naming the file, where it is wrong (line and column for JSON
+// that does not parse) and the fix: not JSON, truncated, an unknown schema, or a run
+// still incomplete ("complete": false) unless allowed.
+ResultFile read_result_file(const std::string& path, bool allow_incomplete = false);
+
+// The transport settings with what differs between hosts removed (addr=, iface=, the
+// GID's value), so that runs of one kind of host compare.
+std::string comparable_settings(const std::string& settings);
+
+}  // namespace ccb::judge

@@ -1,0 +1,92 @@
+// The judging commands as a nightly job runs them: real runs with --repeat, a
+// baseline, compare's exit status and its files, and bad input (exit 2).
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "process_util.h"
+
+using namespace ccb::test;
+using nlohmann::json;
+
+namespace {
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char tmpl[] = "/tmp/ccb-judging-XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    path = tmpl;
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  std::string operator/(const std::string& n) const { return path + "/" + n; }
+};
+
+json load(const std::string& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("repeated runs, a baseline, and compare's exit status and files", "[cli][judging]") {
+  TempDir d;
+  for (const char* night : {"a.json", "b.json"}) {
+    ProcessResult r = run_process(ccbench({"run", "--np", "2", "--sizes", "64K,1M", "-n", "4", "-w", "1", "--algo", "ring",
+                                           "--repeat", "4", "--shuffle", "--json", d / night}));
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    CHECK_THAT(r.output, Catch::Contains("passes spread%") && Catch::Contains("# pass 4 of 4 done"));
+  }
+  json a = load(d / "a.json");
+  CHECK(a["schema"] == "ccbench.result/2");
+  CHECK(a["job"]["shuffle_seed"].is_number());
+  CHECK(a["results"][0]["passes"].size() == 4);
+  ProcessResult base = run_process(ccbench({"baseline", "-o", d / "base.json", d / "a.json", d / "b.json"}));
+  INFO(base.output);
+  CHECK(base.status == 0);
+  // Against itself nothing can regress; a copy ten times slower regresses everywhere,
+  // whatever this machine's noise (4 passes a side can reach p = 0.03).
+  json slow = a;
+  for (json& r : slow["results"])
+    for (json& p : r["passes"]) p["busbw_gbps"] = p["busbw_gbps"].get<double>() / 10;
+  std::ofstream(d / "slow.json") << slow.dump();
+  ProcessResult same = run_process(ccbench({"compare", d / "a.json", d / "a.json", "--junit", d / "same.xml"}));
+  CHECK(same.status == 0);
+  ProcessResult worse = run_process(ccbench({"compare", d / "base.json", d / "slow.json", "--junit", d / "slow.xml",
+                                             "--markdown", d / "slow.md", "--json", d / "slow-compare.json"}));
+  INFO(worse.output);
+  CHECK(worse.status == 1);
+  CHECK_THAT(worse.output, Catch::Contains("regression"));
+  std::ifstream junit(d / "slow.xml");
+  std::string xml((std::istreambuf_iterator<char>(junit)), std::istreambuf_iterator<char>());
+  CHECK_THAT(xml, Catch::Contains("failures=\"2\""));
+  CHECK(load(d / "slow-compare.json")["regressions"] == 2);
+}
+
+TEST_CASE("bad input to the judging commands: one line, exit 2", "[cli][judging][errors]") {
+  TempDir d;
+  std::ofstream(d / "half.json") << "{\"schema\": \"ccbench.result/2\", \"complete\": tr";
+  std::ofstream(d / "inc.json") << R"({"schema": "ccbench.result/2", "complete": false, "job": {}, "results": []})";
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  for (const Case& c : {Case{{"compare", d / "half.json", d / "half.json"}, "half.json is not a complete JSON result"},
+                        Case{{"compare", d / "inc.json", d / "inc.json"}, "--allow-incomplete"},
+                        Case{{"compare", d / "none.json", d / "none.json"}, "cannot read result file"},
+                        Case{{"compare", d / "inc.json", d / "inc.json", "--min-change", "lots"}, "is not a percentage"},
+                        Case{{"compare", d / "inc.json", d / "inc.json", "--junit", d / "no/such/j.xml"}, "does not exist"},
+                        Case{{"baseline", "-o", d / "inc.json", d / "inc.json"}, "is one of the runs it merges"},
+                        Case{{"run", "--np", "2", "--seed", "3"}, "--seed orders the sizes of --shuffle"},
+                        Case{{"run", "--np", "2", "--repeat", "0"}, "--repeat"}}) {
+    ProcessResult r = run_process(ccbench(c.args));
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains(c.says));
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  }
+}
