@@ -90,3 +90,32 @@ TEST_CASE("bad input to the judging commands: one line, exit 2", "[cli][judging]
     CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
   }
 }
+
+TEST_CASE("a run judged by its rules: a failing size measured again, then exit 1 naming the rule", "[cli][judging][rules]") {
+  TempDir d;
+  std::ofstream(d / "strict.yaml") << "rules:\n  - name: impossible latency\n    select: {min_bytes: 1M}\n"
+                                      "    require: p99_us <= 0.001\n  - name: no wrong results\n    require: wrong == 0\n";
+  std::ofstream(d / "lenient.yaml") << "rules:\n  - name: every size\n    select: {sizes: [8, 1M]}\n    require: present\n";
+  auto run = [&](const std::string& rules) {
+    return run_process(ccbench({"run", "--np", "2", "--sizes", "8,1M", "-n", "3", "-w", "1", "--algo", "ring", "--rules", rules,
+                                "--retries", "1", "--junit", d / "run.xml", "--json", d / "run.json"}));
+  };
+  ProcessResult fail = run(d / "strict.yaml");
+  INFO(fail.output);
+  CHECK(fail.status == 1);
+  CHECK_THAT(fail.output, Catch::Contains("# retry 1 of 1: measuring again ring:1048576"));
+  CHECK_THAT(fail.output, Catch::Contains("FAIL  impossible latency (line 2): allreduce ring tcp float sum 2 ranks 1048576 B"));
+  json j = load(d / "run.json");
+  CHECK(j["complete"] == true);
+  CHECK(j["results"][1]["retries"] == 1);
+  ProcessResult pass = run(d / "lenient.yaml");
+  CHECK(pass.status == 0);
+  ProcessResult check = run_process(ccbench({"check", d / "run.json", "--rules", d / "strict.yaml", "--markdown", d / "c.md"}));
+  CHECK(check.status == 1);
+  ProcessResult bad = run_process(ccbench({"run", "--np", "2", "--rules", d / "missing.yaml"}));
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.output, Catch::Contains("cannot read --rules"));
+  ProcessResult orphan = run_process(ccbench({"run", "--np", "2", "--retries", "2"}));
+  CHECK(orphan.status == 2);
+  CHECK_THAT(orphan.output, Catch::Contains("give --rules too"));
+}

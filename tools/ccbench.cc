@@ -9,6 +9,7 @@
 #include "bootstrap/launch_env.h"
 #include "bootstrap/local_launcher.h"
 #include "baseline_command.h"
+#include "check_command.h"
 #include "compare_command.h"
 #include "core/error.h"
 #include "job/number_flags.h"
@@ -45,6 +46,10 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_flag("--shuffle", c.shuffle, "Run each pass's sizes in a random order (the seed is recorded)")->group("Repetitions");
   run.add_option("--seed", c.seed, "The --shuffle order's seed, to repeat a run's order")->group("Repetitions");
   run.add_flag("--samples", c.samples, "Keep every iteration's time (the slowest rank's) in the JSON")->group("Repetitions");
+  run.add_option("--rules", c.rules, "Judge the run by these rules at its end (YAML; exit 1 when one fails)")->group("Rules");
+  run.add_option("--baseline", c.rules_baseline, "The baseline for rules that bound a change")->group("Rules");
+  run.add_option("--retries", c.retries, "Measure failing sizes again, up to this many times, before a rule fails")->check(CLI::Range(0, 100))->group("Rules");
+  run.add_option("--junit", c.rules_junit, "Write the rules' verdicts as JUnit XML")->group("Rules");
   run.add_option("--json", c.json_path, "Write results as JSON (rewritten atomically after each size)")->group("Output");
   run.add_option("--csv", c.csv_path, "Write results as CSV (rewritten atomically after each size)")->group("Output");
   run.add_option("--line-rate", c.line_rate, "Link rate in bit/s for utilization (100G, 2.5G); default: what the NIC reports")->group("Output");
@@ -148,6 +153,9 @@ int main(int argc, char** argv) {
   ccb::cli::BaselineCommand baseline_cmd;
   CLI::App* baseline = app.add_subcommand("baseline", "Merge runs into a baseline, dropping outlier runs (and saying why)");
   ccb::cli::add_baseline_options(*baseline, baseline_cmd);
+  ccb::cli::CheckCommand check_cmd;
+  CLI::App* check = app.add_subcommand("check", "Judge a result file against rules with thresholds (YAML)");
+  ccb::cli::add_check_options(*check, check_cmd);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -157,6 +165,7 @@ int main(int argc, char** argv) {
   try {
     if (compare->parsed()) return ccb::cli::run_compare(*compare, compare_cmd);
     if (baseline->parsed()) return ccb::cli::run_baseline(baseline_cmd);
+    if (check->parsed()) return ccb::cli::run_check(*check, check_cmd);
     if (launch->parsed()) {
       launch_plan.program = launch_plan.argv.front();
       launch_plan.grace = std::chrono::milliseconds(static_cast<long long>(launch_timeout * 1000));

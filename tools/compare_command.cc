@@ -4,10 +4,7 @@
 #include <iostream>
 
 #include "core/error.h"
-#include "core/files.h"
 #include "job/number_flags.h"
-#include "judge/compare.h"
-#include "report/compare_report.h"
 
 namespace ccb::cli {
 
@@ -31,25 +28,18 @@ void add_compare_options(CLI::App& sub, CompareCommand& c) {
   sub.add_option("new", c.next, "The run to judge against it")->required();
   sub.add_option("--alpha", c.alpha, "Significance level of the U test")->check(finite_in(1e-9, 0.5))->capture_default_str();
   sub.add_option("--min-change", c.min_change, "Smallest change of bus bandwidth that counts, in percent")->capture_default_str();
-  sub.add_option("--json", c.json, "Also write the comparison as JSON")->group("Output");
-  sub.add_option("--markdown", c.markdown, "Also write it as Markdown (for a CI comment)")->group("Output");
-  sub.add_option("--junit", c.junit, "Also write JUnit XML: one test case per key, a regression a failure")->group("Output");
+  c.files.add_options(sub);
   sub.add_flag("--allow-incomplete", c.allow_incomplete, "Judge a run that did not finish (\"complete\": false)");
 }
 
-int run_compare(const CLI::App& sub, const CompareCommand& c) {
+int run_compare(const CLI::App& sub, CompareCommand& c) {
   judge::CompareOptions o{c.alpha, parse_percent("--min-change", c.min_change)};
-  // Every output is judged before anything is read, so a bad path wastes nothing.
-  std::vector<std::pair<OutputTarget, std::string (*)(const judge::Comparison&)>> outputs;
-  for (auto [flag, path, render] : {std::tuple{"--json", &c.json, &report::compare_json},
-                                    std::tuple{"--markdown", &c.markdown, &report::compare_markdown},
-                                    std::tuple{"--junit", &c.junit, &report::compare_junit}})
-    if (sub.count(flag) > 0) outputs.emplace_back(check_output(flag, *path), render);
+  c.files.check(sub);
   judge::ResultFile base = judge::read_result_file(c.base, c.allow_incomplete);
   judge::ResultFile next = judge::read_result_file(c.next, c.allow_incomplete);
   judge::Comparison result = judge::compare(base, next, o);
   std::cout << report::compare_table(result) << std::flush;
-  for (const auto& [target, render] : outputs) write_output(target, render(result));
+  c.files.write(result);
   return result.exit_status();
 }
 

@@ -8,6 +8,8 @@ PACKAGES=(
   libibverbs-dev librdmacm-dev rdma-core ibverbs-providers
   libopenmpi-dev openmpi-bin
   libbenchmark-dev libcli11-dev catch2 nlohmann-json3-dev
+  # Rule files with thresholds (ccbench check, --rules).
+  libyaml-cpp-dev
   iproute2 procps python3 nftables
   # The cluster's --delay without sch_netem (tools/netns/delay_queue.cc): NFQUEUE.
   iptables libnetfilter-queue-dev

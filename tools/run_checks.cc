@@ -12,6 +12,7 @@
 #include "metrics/link_utilization.h"
 #include "profiles/trace.h"
 #include "run_command.h"
+#include "run_rules.h"
 #include "runner/result_record.h"
 #include "runner/step_runner.h"
 
@@ -125,6 +126,7 @@ bootstrap::JobFingerprint RunCommand::fingerprint(int world_size) const {
   add_field(f, "--chunk-bytes", short_bytes(parse_bytes(chunk_bytes)));
   add_field(f, "--slots", std::to_string(slots));
   add_field(f, "--repeat", std::to_string(repeat));
+  add_field(f, "--rules", rules.empty() ? "no" : "yes");  // every rank takes part in --retries
   add_field(f, "--shuffle", shuffle ? (seed ? "seed " + std::to_string(*seed) : "yes") : "no");
   if (transport.name == "verbs") {
     add_field(f, "--qps", std::to_string(transport.verbs.qps));
@@ -165,7 +167,12 @@ void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const 
     }
   }
   check_memory_fits(largest, ranks_here);
-  if (writes_outputs) check_files(*this);
+  if (retries > 0 && (!profiles.empty() || !trace.empty()))
+    throw_invalid("--retries measures sizes of a sweep again; for --profile or --trace, judge the result with ccbench check");
+  if (writes_outputs) {
+    check_files(*this);
+    load_run_rules(rules, rules_baseline, retries, rules_junit);  // a bad rule file is refused before any rank starts
+  }
 }
 
 }  // namespace ccb::cli

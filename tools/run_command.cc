@@ -15,6 +15,7 @@
 #include "metrics/link_utilization.h"
 #include "profiles/trace.h"
 #include "runner/result_record.h"
+#include "run_rules.h"
 #include "runner/pass_order.h"
 #include "runner/result_table.h"
 #include "runner/step_runner.h"
@@ -235,6 +236,23 @@ static uint64_t run_trace(const RunCommand& cmd, Communicator& comm, Bootstrap& 
   return wrong;
 }
 
+// --retries: one size of a sweep measured again, all its passes; returns wrong elements.
+static uint64_t remeasure(const RunCommand& cmd, Communicator& comm, Bootstrap& boot, Output& out, Algorithm a,
+                          uint64_t bytes) {
+  const RunOptions o = cmd.run_options(a);
+  CollectiveRunner runner(comm, boot, o);
+  SizeResult key;
+  key.bytes = bytes;
+  if (out.root) out.record.restart(ResultRow{o, key, "", "", 0, ""});
+  uint64_t wrong = 0;
+  for (int pass = 0; pass < cmd.repeat; ++pass) {
+    SizeResult r = runner.run(bytes);
+    wrong += r.wrong;
+    if (out.root) out.record.add(ResultRow{o, r, "", "", 0, ""});
+  }
+  return wrong;
+}
+
 // --shuffle: every rank takes rank 0's seed (--seed, or one drawn now), so all ranks
 // run the sizes in the same order.
 static PassOrder agree_order(const RunCommand& cmd, Bootstrap& boot) {
@@ -271,9 +289,17 @@ int run_rank(const RunCommand& cmd) {
     if (!cmd.profiles.empty()) wrong = run_profiles(cmd, comm, boot, out);
     else if (!cmd.trace.empty()) wrong = run_trace(cmd, comm, boot, out);
     else wrong = run_sweeps(cmd, comm, boot, out, order);
+    int verdict = 0;
+    if (!cmd.rules.empty()) {
+      // Only rank 0 judges; the others measure again when it says so.
+      const RunRules rules = root ? *load_run_rules(cmd.rules, cmd.rules_baseline, cmd.retries, cmd.rules_junit) : RunRules{};
+      verdict = judge_run(rules, boot, root ? &out.record : nullptr, [&](const std::string& algo, uint64_t bytes) {
+        wrong += remeasure(cmd, comm, boot, out, parse_algorithm(algo), bytes);
+      });
+    }
     boot.barrier();
     out.record.finish(true);
-    return wrong > 0 ? 1 : 0;
+    return wrong > 0 || verdict != 0 ? 1 : 0;
   });
 }
 

@@ -33,6 +33,8 @@ struct RunCommand {
   bool shuffle = false;                  // --shuffle: each pass's sizes in a random order
   std::optional<uint64_t> seed;          // --seed: that order's seed (default: drawn, recorded)
   bool samples = false;                  // --samples: keep every iteration's time
+  std::string rules, rules_baseline, rules_junit;  // --rules, --baseline, --junit (run_rules.h)
+  int retries = 0;                       // --retries: failing sizes measured again
   std::string json_path, csv_path;
   std::vector<std::string> argv;         // the command line, for result records
   TransportChoice transport;

@@ -155,7 +155,10 @@ std::string comparable_settings(const std::string& settings) {
 }
 
 ResultFile read_result_file(const std::string& path, bool allow_incomplete) {
-  const std::string text = read_regular_file(path, kMaxResultFileBytes, "result file");
+  return parse_result_text(read_regular_file(path, kMaxResultFileBytes, "result file"), path, allow_incomplete);
+}
+
+ResultFile parse_result_text(const std::string& text, const std::string& path, bool allow_incomplete) {
   json root;
   try {
     root = json::parse(without_bare_nan(text));

@@ -45,6 +45,9 @@ constexpr uint64_t kMaxResultFileBytes = 512ull << 20;
 // that does not parse) and the fix: not JSON, truncated, an unknown schema, or a run
 // still incomplete ("complete": false) unless allowed.
 ResultFile read_result_file(const std::string& path, bool allow_incomplete = false);
+// The same from text already in memory (a run judging its own record); `name` stands
+// for the path in errors.
+ResultFile parse_result_text(const std::string& text, const std::string& name, bool allow_incomplete = false);
 
 // The transport settings with what differs between hosts removed (addr=, iface=, the
 // GID's value), so that runs of one kind of host compare.

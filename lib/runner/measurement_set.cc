@@ -42,6 +42,14 @@ const MeasurementSet::Measurement& MeasurementSet::add(const ResultRow& row) {
   return *it;
 }
 
+void MeasurementSet::restart(const ResultRow& row) {
+  for (Measurement& m : measurements_)
+    if (same_key(m.row, row)) {
+      m.passes.clear();
+      ++m.retries;
+    }
+}
+
 const MeasurementSet::Step& MeasurementSet::add(const StepSummary& step) {
   auto it = std::find_if(steps_.begin(), steps_.end(), [&](const Step& s) {
     return s.summary.kind == step.kind && s.summary.name == step.name && s.summary.algorithm == step.algorithm;

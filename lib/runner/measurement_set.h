@@ -39,6 +39,7 @@ class MeasurementSet {
   struct Measurement {
     ResultRow row;                   // the key and options, from the first pass
     std::vector<SizeResult> passes;  // in the order they ran
+    int retries = 0;                 // times its passes were measured again (--retries)
     // The pass whose bus bandwidth is the median (the lower middle one of an even
     // count), so that every figure shown comes from one real pass.
     const SizeResult& median_pass() const;
@@ -53,6 +54,8 @@ class MeasurementSet {
   // Appends row.result as a pass of its measurement (a new one for a new key).
   const Measurement& add(const ResultRow& row);
   const Step& add(const StepSummary& step);
+  // Forgets the passes of row's measurement, to measure it again (--retries).
+  void restart(const ResultRow& row);
   const std::vector<Measurement>& measurements() const { return measurements_; }
   const std::vector<Step>& steps() const { return steps_; }
 

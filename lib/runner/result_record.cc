@@ -104,6 +104,7 @@ static ordered result_json(const MeasurementSet::Measurement& m, bool samples) {
   for (const SizeResult& p : m.passes) passes.push_back(pass_json(p, samples));
   j["passes"] = passes;
   j["summary"] = summary_json(m);
+  if (m.retries > 0) j["retries"] = m.retries;
   return j;
 }
 
@@ -187,6 +188,8 @@ void ResultRecord::add(const StepSummary& step) {
   flush();
 }
 
+void ResultRecord::restart(const ResultRow& row) { state_->measured.restart(row); }
+
 const MeasurementSet& ResultRecord::measurements() const { return state_->measured; }
 
 void ResultRecord::finish(bool complete) {
@@ -197,7 +200,8 @@ void ResultRecord::finish(bool complete) {
 
 std::string ResultRecord::json_text() const {
   ordered results = ordered::array(), steps = ordered::array();
-  for (const auto& m : state_->measured.measurements()) results.push_back(result_json(m, state_->job.samples));
+  for (const auto& m : state_->measured.measurements())
+    if (!m.passes.empty()) results.push_back(result_json(m, state_->job.samples));
   for (const auto& s : state_->measured.steps()) steps.push_back(step_json(s));
   ordered j{{"schema", kResultSchema}, {"ccbench_version", kCcbenchVersion}, {"complete", state_->complete},
             {"job", job_json(state_->job)}, {"results", results}, {"steps", steps}};
@@ -206,7 +210,8 @@ std::string ResultRecord::json_text() const {
 
 std::string ResultRecord::csv_text() const {
   std::string csv = kCsvHeader;
-  for (const auto& m : state_->measured.measurements()) csv += csv_row(state_->job, m);
+  for (const auto& m : state_->measured.measurements())
+    if (!m.passes.empty()) csv += csv_row(state_->job, m);
   return csv;
 }
 

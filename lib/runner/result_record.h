@@ -54,6 +54,7 @@ class ResultRecord {
   ~ResultRecord();
   void add(const ResultRow& row);
   void add(const StepSummary& step);
+  void restart(const ResultRow& row);  // measured again: its passes start over (--retries)
   void finish(bool complete);  // marks the JSON "complete": true
   const MeasurementSet& measurements() const;
 
