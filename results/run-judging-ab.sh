@@ -20,16 +20,9 @@ out=$(cd "$out" && pwd)
 trap '"$pair" down >/dev/null 2>&1 || true' EXIT
 run_args=(run --line-rate "${rate%bit}" --sizes 64K,1M,4M,16M --algo ring -n 10 -w 2 --repeat 10 --shuffle)
 
-# run_pair NAME: one rank in each host, the JSON to OUTDIR/NAME.json.
-run_pair() {
-  local name=$1 port=$((29700 + RANDOM % 200))
-  local env=(env CCB_WORLD_SIZE=2 CCB_MASTER_ADDR=10.77.0.1 CCB_MASTER_PORT=$port CCB_TOKEN="$name")
-  "$pair" exec b -- "${env[@]}" CCB_RANK=1 "$ccbench" "${run_args[@]}" --iface ccbb0 >/dev/null 2>&1 &
-  local peer=$!
-  "$pair" exec a -- "${env[@]}" CCB_RANK=0 "$ccbench" "${run_args[@]}" --iface ccba0 --json "$out/$name.json" \
-    >"$out/$name.txt" 2>&1
-  wait "$peer"
-}
+source "$here/results/shaped_pair_run.sh"
+RANK0_EXTRA=()
+run_pair() { shaped_pair_run "$out" "$1" "${run_args[@]}"; }
 
 {
   echo "shaped-pair up --rate $rate --mtu 9000, then 10 times (NAME a1..a10), one rank per host:"

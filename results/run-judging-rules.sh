@@ -27,17 +27,14 @@ rules:
 RULES
 args=(run --line-rate "${rate%bit}" --sizes 1M,4M,16M,64M --algo ring -n 10 -w 2 --repeat 5 --rules "$out/rules.yaml" --retries 2)
 
-# run_pair NAME LINK_RATE: one rank per host; rank 0 writes NAME.json/.xml/.txt.
+source "$here/results/shaped_pair_run.sh"
+# run_pair NAME LINK_RATE: the link at that rate; rank 0 writes NAME.json/.xml/.txt.
 run_pair() {
-  local name=$1 port=$((29700 + RANDOM % 200)) status=0
-  "$pair" up --rate "$2" --mtu 9000 >"$out/link-$name.txt"
-  local env=(env CCB_WORLD_SIZE=2 CCB_MASTER_ADDR=10.77.0.1 CCB_MASTER_PORT=$port CCB_TOKEN="$name")
-  "$pair" exec b -- "${env[@]}" CCB_RANK=1 "$ccbench" "${args[@]}" --iface ccbb0 >/dev/null 2>&1 &
-  local peer=$!
-  "$pair" exec a -- "${env[@]}" CCB_RANK=0 "$ccbench" "${args[@]}" --iface ccba0 --json "$out/$name.json" \
-    --junit "$out/$name.xml" >"$out/$name.txt" 2>&1 || status=$?
-  wait "$peer" || true
-  echo "$name (link $2): exit $status" | tee -a "$out/summary.txt"
+  local status=0
+  "$pair" up --rate "$2" --mtu 9000 >"$out/link-$1.txt"
+  RANK0_EXTRA=(--junit "$out/$1.xml")
+  shaped_pair_run "$out" "$1" "${args[@]}" || status=$?
+  echo "$1 (link $2): exit $status" | tee -a "$out/summary.txt"
   "$pair" down >/dev/null
 }
 {

@@ -7,7 +7,8 @@
 # The peers come from the peer harness shipped with the project's workspace
 # (PEERS_DIR, default ../shared/peers beside the checkout); ccbench runs the same
 # configuration they do: 2 ranks, float32 sum, in place, loopback TCP.
-# Writes OUTDIR/peers-N/ (the harness's own results), OUTDIR/ccbench-N.txt, and
+# Writes OUTDIR/peers-N/ (the harness's own results), OUTDIR/ccbench-N.json (the record the
+# summary reads) and .txt (what it printed), and
 # OUTDIR/summary.txt (medians over rounds, and ccbench / best peer).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,7 +32,8 @@ for r in $(seq 1 "$rounds"); do
   PEERS_WORK="$out/work" "$peers/run-peers.sh" --quick --no-wait --sizes "$sizes" \
       --peers mpi-tcp,gloo-tcp,iperf3 --out "$out/peers-$r" > "$out/peers-$r.log" 2>&1
   echo "== round $r: ccbench" >&2
-  "$ccbench" run --np 2 --sizes "$sizes" --algo ring,tree --in-place -d float -o sum > "$out/ccbench-$r.txt" 2>&1
+  "$ccbench" run --np 2 --sizes "$sizes" --algo ring,tree --in-place -d float -o sum --json "$out/ccbench-$r.json" \
+    > "$out/ccbench-$r.txt" 2>&1
 done
 rm -rf "$out/work"
 python3 "$here/results/summarize_vs_peers.py" "$out" | tee "$out/summary.txt"

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Median busbw and time per series over rounds; ccbench against the best peer per size."""
+"""Median busbw and time per series over rounds; ccbench against the best peer per size.
+ccbench's figures come from its result records (ccbench-N.json, schema 1 or 2), never
+from its printed table, whose columns change."""
 import glob
 import json
 import os
-import re
 import statistics
 import sys
 
@@ -22,11 +23,16 @@ for path in sorted(glob.glob(os.path.join(out, "peers-*", "results.json"))):
         if row.get("correct") and row["ranks"] == 2:
             add(row["label"] + ":" + row["algo"] if row["peer"] == "gloo" else row["label"],
                 row["size_bytes"], row["busbw_GBps"], row["time_us"])
-for path in sorted(glob.glob(os.path.join(out, "ccbench-*.txt"))):
-    for line in open(path):
-        m = re.match(r"\s+(\d+)\s+\d+\s+\S+\s+\S+\s+(ring|tree)\s+([\d.]+)\s+[\d.]+\s+([\d.]+)\s+(\d+)", line)
-        if m and m.group(5) == "0":
-            add("ccbench-tcp:" + m.group(2), int(m.group(1)), float(m.group(4)), float(m.group(3)))
+records = sorted(glob.glob(os.path.join(out, "ccbench-*.json")))
+if not records and glob.glob(os.path.join(out, "ccbench-*.txt")):
+    sys.exit(f"{out}: ccbench's rounds have no JSON records (ccbench-N.json); rerun run-tcp-vs-peers.sh")
+for path in records:
+    record = json.load(open(path))
+    if not record["schema"].startswith("ccbench.result/"):
+        sys.exit(f"{path}: not a ccbench result record")
+    for r in record["results"]:
+        if r["collective"] == "allreduce" and r["wrong"] == 0:
+            add("ccbench-tcp:" + r["algorithm"], r["bytes"], r["busbw_gbps"], r["time_us"])
 
 sizes = sorted({size for (_, size) in series})
 names = sorted({name for (name, _) in series}, key=lambda n: (n.startswith("ccbench"), n))

@@ -11,18 +11,12 @@
 
 #include "core/files.h"
 #include "process_util.h"
+#include "temp_dir.h"
 
 using namespace ccb;
 using namespace ccb::test;
 
 namespace {
-
-// A fresh folder of this test's own (mkdtemp: no name anyone could plant first).
-std::string fresh_dir() {
-  char tmpl[] = "/tmp/ccb-input-XXXXXX";
-  REQUIRE(mkdtemp(tmpl) != nullptr);
-  return tmpl;
-}
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
@@ -39,7 +33,8 @@ bool is_char_device(const std::string& path) {
 }  // namespace
 
 TEST_CASE("numbers that wrap, vanish or never end: one line, exit 2", "[cli][errors]") {
-  const std::string dir = fresh_dir();
+  TempDir tmp;
+  const std::string dir = tmp.path;
   write(dir + "/t.jsonl", "{\"op\": \"allreduce\", \"bytes\": 1024, \"dtype\": \"float\"}\n");
   write(dir + "/wide.json", "{\"hidden\": 4294967296, \"ffn\": 8, \"layers\": 2, \"heads\": 1, \"vocab\": 4294967296, "
                             "\"seq\": 8}");
@@ -93,7 +88,6 @@ TEST_CASE("numbers that wrap, vanish or never end: one line, exit 2", "[cli][err
     CHECK(r.seconds < 20);  // judged before any rank starts: nothing waits for a timeout
   }
   CHECK(slurp(dir + "/t.jsonl").find("allreduce") != std::string::npos);  // the trace is intact
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("a job that would run out of descriptors says so, with the numbers", "[cli][errors]") {
@@ -117,7 +111,8 @@ TEST_CASE("the Google Benchmark drivers fail when they ran nothing", "[cli][erro
 }
 
 TEST_CASE("a link planted at the result's path or at any temporary name is never followed", "[cli][files]") {
-  const std::string dir = fresh_dir(), victim = dir + "/victim", json = dir + "/r.json";
+  TempDir tmp;
+  const std::string dir = tmp.path, victim = dir + "/victim", json = dir + "/r.json";
   write(victim, "precious");
   // The old temporary name was r.json.tmp.<pid>; exec keeps the shell's pid, so plant it.
   ProcessResult r = run_process({"sh", "-c", "ln -s \"$1\" \"$2.tmp.$$\" && exec \"$0\" run --np 1 --sizes 8 -n 2 --json \"$2\"",
@@ -132,11 +127,11 @@ TEST_CASE("a link planted at the result's path or at any temporary name is never
   CHECK(refused.status == 2);
   CHECK_THAT(refused.output, Catch::Contains("is a symbolic link"));
   CHECK(slurp(victim) == "precious");
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("a FIFO or the process's own stdout gets the record once, in place", "[cli][files]") {
-  const std::string dir = fresh_dir(), fifo = dir + "/fifo";
+  TempDir tmp;
+  const std::string dir = tmp.path, fifo = dir + "/fifo";
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
   auto reader = std::async(std::launch::async, [&] { return slurp(fifo); });
   ProcessResult r = run_process(ccbench({"run", "--np", "2", "--sizes", "8,1K", "-n", "2", "--json", fifo}));
@@ -149,7 +144,6 @@ TEST_CASE("a FIFO or the process's own stdout gets the record once, in place", "
   ProcessResult out = run_process(ccbench({"run", "--np", "2", "--sizes", "8", "-n", "2", "--csv", "/dev/stdout"}));
   CHECK(out.status == 0);
   CHECK_THAT(out.output, Catch::Contains("host,transport,ranks"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("as root, --json /dev/null leaves /dev/null a character device", "[cli][files][root]") {

@@ -8,22 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "process_util.h"
+#include "temp_dir.h"
 
 using namespace ccb::test;
 using nlohmann::json;
 
 namespace {
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/ccb-judging-XXXXXX";
-    REQUIRE(mkdtemp(tmpl) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string operator/(const std::string& n) const { return path + "/" + n; }
-};
 
 json load(const std::string& path) {
   std::ifstream in(path);
@@ -118,4 +108,38 @@ TEST_CASE("a run judged by its rules: a failing size measured again, then exit 1
   ProcessResult orphan = run_process(ccbench({"run", "--np", "2", "--retries", "2"}));
   CHECK(orphan.status == 2);
   CHECK_THAT(orphan.output, Catch::Contains("give --rules too"));
+}
+
+TEST_CASE("report, history and --plot: files written, and without gnuplot exit 2 with the rest written", "[cli][judging][report]") {
+  TempDir d;
+  ProcessResult run = run_process(ccbench({"run", "--np", "2", "--sizes", "64K,1M", "-n", "3", "-w", "1", "--algo", "ring",
+                                           "--repeat", "4", "--json", d / "n1.json", "--plot", d / "busbw.svg"}));
+  INFO(run.output);
+  REQUIRE(run.status == 0);
+  std::ifstream svg(d / "busbw.svg");
+  std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
+  CHECK_THAT(text, Catch::Contains("<svg"));
+  ProcessResult report = run_process(ccbench({"report", d / "n1.json", "-o", d / "report"}));
+  INFO(report.output);
+  CHECK(report.status == 0);
+  for (const char* f : {"index.html", "summary.md", "busbw.svg", "busbw.png", "latency.svg", "latency.png"})
+    CHECK(std::filesystem::exists(d / "report/" + std::string(f)));
+  std::filesystem::create_directory(d / "nights");
+  std::filesystem::copy_file(d / "n1.json", d / "nights/n1.json");
+  ProcessResult history = run_process(ccbench({"history", d / "nights", "-o", d / "trend"}));
+  CHECK(history.status == 0);
+  CHECK(std::filesystem::exists(d / "trend/trend.svg"));
+  // Without gnuplot: the report says so in one line and exit 2, and the pages are there.
+  ProcessResult bare = run_process(ccbench({"report", d / "n1.json", "-o", d / "bare"}), {{"PATH", "/nonexistent"}});
+  CHECK(bare.status == 2);
+  CHECK_THAT(bare.output, Catch::Contains("gnuplot is not installed"));
+  CHECK(std::filesystem::exists(d / "bare/index.html"));
+  ProcessResult plot = run_process(ccbench({"run", "--np", "2", "--plot", d / "p.svg"}), {{"PATH", "/nonexistent"}});
+  CHECK(plot.status == 2);
+  CHECK_THAT(plot.output, Catch::Contains("--plot needs gnuplot"));
+  ProcessResult kind = run_process(ccbench({"run", "--np", "2", "--plot", d / "p.pdf"}));
+  CHECK(kind.status == 2);
+  ProcessResult file_as_dir = run_process(ccbench({"report", d / "n1.json", "-o", d / "n1.json"}));
+  CHECK(file_as_dir.status == 2);
+  CHECK_THAT(file_as_dir.output, Catch::Contains("is not a folder"));
 }

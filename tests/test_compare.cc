@@ -13,26 +13,14 @@
 #include "judge/compare.h"
 #include "judge/result_file.h"
 #include "report/compare_report.h"
+#include "temp_dir.h"
 
 using namespace ccb;
 using namespace ccb::judge;
 using nlohmann::json;
+using ccb::test::TempDir;
 
 namespace {
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/ccb-compare-XXXXXX";
-    REQUIRE(mkdtemp(tmpl) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream(path + "/" + name) << text;
-    return path + "/" + name;
-  }
-};
 
 // A schema-2 record: one AllReduce key per size, with these passes' bus bandwidths.
 json record(const std::vector<std::pair<uint64_t, std::vector<double>>>& sizes, const std::string& cpu = "EPYC") {

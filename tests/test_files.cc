@@ -11,21 +11,12 @@
 #include "core/checked.h"
 #include "core/error.h"
 #include "core/files.h"
+#include "temp_dir.h"
 
 using namespace ccb;
+using ccb::test::TempDir;
 
 namespace {
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/ccb-files-XXXXXX";
-    REQUIRE(mkdtemp(tmpl) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string operator/(const std::string& name) const { return path + "/" + name; }
-};
 
 std::string slurp(const std::string& p) {
   std::ifstream in(p);

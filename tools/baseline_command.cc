@@ -8,24 +8,24 @@
 
 namespace ccb::cli {
 
-void add_baseline_options(CLI::App& sub, BaselineCommand& c) {
-  sub.add_option("runs", c.runs, "Result files of ccbench run (several nights, or hosts of one kind)")->required();
-  sub.add_option("-o,--output", c.output, "The baseline to write (a result file compare reads)")->required();
-  sub.add_flag("--allow-incomplete", c.allow_incomplete, "Take runs that did not finish");
+void BaselineCommand::add_options(CLI::App& sub) {
+  sub.add_option("runs", runs_, "Result files of ccbench run (several nights, or hosts of one kind)")->required();
+  sub.add_option("-o,--output", output_, "The baseline to write (a result file compare reads)")->required();
+  sub.add_flag("--allow-incomplete", allow_incomplete_, "Take runs that did not finish");
 }
 
-int run_baseline(const BaselineCommand& c) {
-  const OutputTarget out = check_output("-o", c.output);
+int BaselineCommand::run(const CLI::App&) {
+  const OutputTarget out = check_output("-o", output_);
   std::vector<judge::ResultFile> runs;
-  for (const std::string& path : c.runs) {
-    if (same_file(path, c.output)) throw_invalid("-o '" + c.output + "' is one of the runs it merges: write it elsewhere");
-    runs.push_back(judge::read_result_file(path, c.allow_incomplete));
+  for (const std::string& path : runs_) {
+    if (same_file(path, output_)) throw_invalid("-o '" + output_ + "' is one of the runs it merges: write it elsewhere");
+    runs.push_back(judge::read_result_file(path, allow_incomplete_));
   }
   judge::Baseline b = judge::make_baseline(runs);
   write_output(out, judge::baseline_json(b));
   for (const std::string& kept : b.kept) std::cout << "# kept     " << kept << "\n";
   for (const judge::DroppedRun& d : b.dropped) std::cout << "# dropped  " << d.path << ": " << d.why << "\n";
-  std::cout << "# baseline " << c.output << ": " << b.kept.size() << " run(s), " << b.merged.results.size()
+  std::cout << "# baseline " << output_ << ": " << b.kept.size() << " run(s), " << b.merged.results.size()
             << " key(s), " << b.dropped.size() << " run(s) dropped as outliers\n";
   return 0;
 }

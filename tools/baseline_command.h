@@ -5,15 +5,21 @@
 #include <string>
 #include <vector>
 
+#include "subcommand.h"
+
 namespace ccb::cli {
 
-struct BaselineCommand {
-  std::vector<std::string> runs;
-  std::string output;
-  bool allow_incomplete = false;
-};
+class BaselineCommand final : public Subcommand {
+ public:
+  std::string name() const override { return "baseline"; }
+  std::string summary() const override { return "Merge runs into a baseline, dropping outlier runs (and saying why)"; }
+  void add_options(CLI::App& sub) override;
+  int run(const CLI::App& sub) override;
 
-void add_baseline_options(CLI::App& sub, BaselineCommand& c);
-int run_baseline(const BaselineCommand& c);
+ private:
+  std::vector<std::string> runs_;
+  std::string output_;
+  bool allow_incomplete_ = false;
+};
 
 }  // namespace ccb::cli

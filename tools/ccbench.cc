@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <thread>
 
 #include "bootstrap/launch_env.h"
@@ -11,6 +12,8 @@
 #include "baseline_command.h"
 #include "check_command.h"
 #include "compare_command.h"
+#include "history_command.h"
+#include "report_command.h"
 #include "core/error.h"
 #include "job/number_flags.h"
 #include "job/preflight.h"
@@ -52,6 +55,7 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("--junit", c.rules_junit, "Write the rules' verdicts as JUnit XML")->group("Rules");
   run.add_option("--json", c.json_path, "Write results as JSON (rewritten atomically after each size)")->group("Output");
   run.add_option("--csv", c.csv_path, "Write results as CSV (rewritten atomically after each size)")->group("Output");
+  run.add_option("--plot", c.plot_path, "Draw the bus bandwidth against size into this .svg or .png at the end (gnuplot)")->group("Output");
   run.add_option("--line-rate", c.line_rate, "Link rate in bit/s for utilization (100G, 2.5G); default: what the NIC reports")->group("Output");
   run.add_option("--tcp-streams", c.transport.tcp.streams, "Sockets per peer connection")->check(CLI::Range(1, 64))->capture_default_str()->group("TCP");
   run.add_option("--iface", c.transport.tcp.iface, "Bind the data sockets to this interface")->group("TCP");
@@ -102,7 +106,8 @@ void check_transport_flags(const CLI::App& run, const std::string& transport) {
 
 // An output flag given an empty name would silently write nothing.
 void check_output_names(const CLI::App& run, const ccb::cli::RunCommand& c) {
-  for (const auto& [flag, path] : {std::pair{"--json", &c.json_path}, std::pair{"--csv", &c.csv_path}})
+  for (const auto& [flag, path] : {std::pair{"--json", &c.json_path}, std::pair{"--csv", &c.csv_path},
+                                   std::pair{"--plot", &c.plot_path}, std::pair{"--junit", &c.rules_junit}})
     if (run.count(flag) > 0 && path->empty()) ccb::throw_invalid(std::string(flag) + " needs a file name, not an empty string");
 }
 
@@ -147,15 +152,19 @@ int main(int argc, char** argv) {
   launch->add_option("--np", launch_plan.np, "Ranks to start")->check(CLI::Range(1, 1024))->capture_default_str();
   launch->add_option("--timeout", launch_timeout, "Seconds the other ranks get to report after one fails")->check(ccb::finite_in(0, 3600))->capture_default_str();
   launch->add_option("command", launch_plan.argv, "Program and its arguments (after --)")->required();
-  ccb::cli::CompareCommand compare_cmd;
-  CLI::App* compare = app.add_subcommand("compare", "Judge a run against a baseline, key by key (a U test over the passes)");
-  ccb::cli::add_compare_options(*compare, compare_cmd);
-  ccb::cli::BaselineCommand baseline_cmd;
-  CLI::App* baseline = app.add_subcommand("baseline", "Merge runs into a baseline, dropping outlier runs (and saying why)");
-  ccb::cli::add_baseline_options(*baseline, baseline_cmd);
-  ccb::cli::CheckCommand check_cmd;
-  CLI::App* check = app.add_subcommand("check", "Judge a result file against rules with thresholds (YAML)");
-  ccb::cli::add_check_options(*check, check_cmd);
+  // The judging subcommands: one row each.
+  std::vector<std::unique_ptr<ccb::cli::Subcommand>> judging;
+  judging.push_back(std::make_unique<ccb::cli::CompareCommand>());
+  judging.push_back(std::make_unique<ccb::cli::BaselineCommand>());
+  judging.push_back(std::make_unique<ccb::cli::CheckCommand>());
+  judging.push_back(std::make_unique<ccb::cli::ReportCommand>());
+  judging.push_back(std::make_unique<ccb::cli::HistoryCommand>());
+  std::vector<std::pair<CLI::App*, ccb::cli::Subcommand*>> judging_apps;
+  for (auto& command : judging) {
+    CLI::App* sub = app.add_subcommand(command->name(), command->summary());
+    command->add_options(*sub);
+    judging_apps.emplace_back(sub, command.get());
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -163,9 +172,8 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   try {
-    if (compare->parsed()) return ccb::cli::run_compare(*compare, compare_cmd);
-    if (baseline->parsed()) return ccb::cli::run_baseline(baseline_cmd);
-    if (check->parsed()) return ccb::cli::run_check(*check, check_cmd);
+    for (auto& [sub, command] : judging_apps)
+      if (sub->parsed()) return command->run(*sub);
     if (launch->parsed()) {
       launch_plan.program = launch_plan.argv.front();
       launch_plan.grace = std::chrono::milliseconds(static_cast<long long>(launch_timeout * 1000));

@@ -5,24 +5,24 @@
 
 namespace ccb::cli {
 
-void add_check_options(CLI::App& sub, CheckCommand& c) {
-  sub.add_option("result", c.result, "A result file (ccbench JSON, or bench_collectives' Google Benchmark JSON)")->required();
-  sub.add_option("--rules", c.rules, "The rule file (YAML; see the README's Thresholds)")->required();
-  sub.add_option("--baseline", c.baseline, "A baseline for rules that bound a change ('busbw change >= -5%')");
-  sub.add_flag("--allow-incomplete", c.allow_incomplete, "Judge a run that did not finish");
-  c.files.add_options(sub);
+void CheckCommand::add_options(CLI::App& sub) {
+  sub.add_option("result", result_, "A result file (ccbench JSON, or bench_collectives' Google Benchmark JSON)")->required();
+  sub.add_option("--rules", rules_, "The rule file (YAML; see the README's Thresholds)")->required();
+  sub.add_option("--baseline", baseline_, "A baseline for rules that bound a change ('busbw change >= -5%')");
+  sub.add_flag("--allow-incomplete", allow_incomplete_, "Judge a run that did not finish");
+  files_.add_options(sub);
 }
 
-int run_check(const CLI::App& sub, CheckCommand& c) {
-  c.files.check(sub);
-  const std::vector<judge::Rule> rules = judge::load_rules(c.rules);
-  const judge::ResultFile result = judge::read_result_file(c.result, c.allow_incomplete);
+int CheckCommand::run(const CLI::App& sub) {
+  files_.check(sub);
+  const std::vector<judge::Rule> rules = judge::load_rules(rules_);
+  const judge::ResultFile result = judge::read_result_file(result_, allow_incomplete_);
   std::optional<judge::ResultFile> baseline;
-  if (!c.baseline.empty()) baseline = judge::read_result_file(c.baseline, c.allow_incomplete);
+  if (!baseline_.empty()) baseline = judge::read_result_file(baseline_, allow_incomplete_);
   judge::RuleReport report = judge::check_rules(rules, result, baseline ? &*baseline : nullptr);
-  report.rules_path = c.rules;
+  report.rules_path = rules_;
   std::cout << report::rules_table(report) << std::flush;
-  c.files.write(report);
+  files_.write(report);
   return report.exit_status();
 }
 

@@ -8,16 +8,21 @@
 #include "judge/rules.h"
 #include "report/rules_report.h"
 #include "report_files.h"
+#include "subcommand.h"
 
 namespace ccb::cli {
 
-struct CheckCommand {
-  std::string result, rules, baseline;
-  bool allow_incomplete = false;
-  ReportFiles<judge::RuleReport> files{&report::rules_json, &report::rules_markdown, &report::rules_junit};
-};
+class CheckCommand final : public Subcommand {
+ public:
+  std::string name() const override { return "check"; }
+  std::string summary() const override { return "Judge a result file against rules with thresholds (YAML)"; }
+  void add_options(CLI::App& sub) override;
+  int run(const CLI::App& sub) override;
 
-void add_check_options(CLI::App& sub, CheckCommand& c);
-int run_check(const CLI::App& sub, CheckCommand& c);
+ private:
+  std::string result_, rules_, baseline_;
+  bool allow_incomplete_ = false;
+  ReportFiles<judge::RuleReport> files_{&report::rules_json, &report::rules_markdown, &report::rules_junit};
+};
 
 }  // namespace ccb::cli

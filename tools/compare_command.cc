@@ -23,23 +23,23 @@ double parse_percent(const std::string& flag, const std::string& text) {
   return v / 100;
 }
 
-void add_compare_options(CLI::App& sub, CompareCommand& c) {
-  sub.add_option("base", c.base, "The baseline: a result file (ccbench JSON, or bench_collectives' Google Benchmark JSON)")->required();
-  sub.add_option("new", c.next, "The run to judge against it")->required();
-  sub.add_option("--alpha", c.alpha, "Significance level of the U test")->check(finite_in(1e-9, 0.5))->capture_default_str();
-  sub.add_option("--min-change", c.min_change, "Smallest change of bus bandwidth that counts, in percent")->capture_default_str();
-  c.files.add_options(sub);
-  sub.add_flag("--allow-incomplete", c.allow_incomplete, "Judge a run that did not finish (\"complete\": false)");
+void CompareCommand::add_options(CLI::App& sub) {
+  sub.add_option("base", base_, "The baseline: a result file (ccbench JSON, or bench_collectives' Google Benchmark JSON)")->required();
+  sub.add_option("new", next_, "The run to judge against it")->required();
+  sub.add_option("--alpha", alpha_, "Significance level of the U test")->check(finite_in(1e-9, 0.5))->capture_default_str();
+  sub.add_option("--min-change", min_change_, "Smallest change of bus bandwidth that counts, in percent")->capture_default_str();
+  files_.add_options(sub);
+  sub.add_flag("--allow-incomplete", allow_incomplete_, "Judge a run that did not finish (\"complete\": false)");
 }
 
-int run_compare(const CLI::App& sub, CompareCommand& c) {
-  judge::CompareOptions o{c.alpha, parse_percent("--min-change", c.min_change)};
-  c.files.check(sub);
-  judge::ResultFile base = judge::read_result_file(c.base, c.allow_incomplete);
-  judge::ResultFile next = judge::read_result_file(c.next, c.allow_incomplete);
+int CompareCommand::run(const CLI::App& sub) {
+  judge::CompareOptions o{alpha_, parse_percent("--min-change", min_change_)};
+  files_.check(sub);
+  judge::ResultFile base = judge::read_result_file(base_, allow_incomplete_);
+  judge::ResultFile next = judge::read_result_file(next_, allow_incomplete_);
   judge::Comparison result = judge::compare(base, next, o);
   std::cout << report::compare_table(result) << std::flush;
-  c.files.write(result);
+  files_.write(result);
   return result.exit_status();
 }
 

@@ -9,19 +9,24 @@
 #include "judge/compare.h"
 #include "report/compare_report.h"
 #include "report_files.h"
+#include "subcommand.h"
 
 namespace ccb::cli {
 
-struct CompareCommand {
-  std::string base, next;
-  double alpha = 0.05;
-  std::string min_change = "5%";
-  bool allow_incomplete = false;
-  ReportFiles<judge::Comparison> files{&report::compare_json, &report::compare_markdown, &report::compare_junit};
-};
+class CompareCommand final : public Subcommand {
+ public:
+  std::string name() const override { return "compare"; }
+  std::string summary() const override { return "Judge a run against a baseline, key by key (a U test over the passes)"; }
+  void add_options(CLI::App& sub) override;
+  int run(const CLI::App& sub) override;
 
-void add_compare_options(CLI::App& sub, CompareCommand& c);
-int run_compare(const CLI::App& sub, CompareCommand& c);
+ private:
+  std::string base_, next_;
+  double alpha_ = 0.05;
+  std::string min_change_ = "5%";
+  bool allow_incomplete_ = false;
+  ReportFiles<judge::Comparison> files_{&report::compare_json, &report::compare_markdown, &report::compare_junit};
+};
 
 // "5%" or "5" (percent) as a fraction; throws kInvalidArgument naming the flag.
 double parse_percent(const std::string& flag, const std::string& text);

@@ -17,8 +17,9 @@ PACKAGES=(
   clang libclang-rt-14-dev
   # Google Benchmark's compare.py (/usr/share/benchmark) and the SciPy it imports.
   libbenchmark-tools python3-scipy
-  # Plots of measured runs (results/): gnuplot without X.
-  gnuplot-nox
+  # Plots (ccbench report, --plot, results/): gnuplot without X; the reports are checked
+  # in a real browser, headless Chromium, with a font for its text.
+  gnuplot-nox chromium fonts-dejavu-core
   # Namespace tests that need their own mount namespace (unshare).
   util-linux
   # The soft-RoCE VM (tools/rxe-vm) in which the verbs tests run: an emulator, Debian's

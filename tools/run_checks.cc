@@ -12,6 +12,7 @@
 #include "metrics/link_utilization.h"
 #include "profiles/trace.h"
 #include "run_command.h"
+#include "report_command.h"
 #include "run_rules.h"
 #include "runner/result_record.h"
 #include "runner/step_runner.h"
@@ -73,6 +74,8 @@ void check_files(const RunCommand& c) {
   std::vector<std::pair<std::string, std::string>> outputs, inputs;
   if (!c.json_path.empty()) outputs.emplace_back("--json", c.json_path);
   if (!c.csv_path.empty()) outputs.emplace_back("--csv", c.csv_path);
+  if (!c.plot_path.empty()) outputs.emplace_back("--plot", c.plot_path);
+  if (!c.rules_junit.empty()) outputs.emplace_back("--junit", c.rules_junit);
   if (!c.trace.empty()) inputs.emplace_back("--trace", c.trace);
   for (const std::string& p : c.profiles) inputs.emplace_back("--profile", p.substr(0, p.rfind(':')));
   for (size_t i = 0; i < outputs.size(); ++i) {
@@ -171,6 +174,7 @@ void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const 
     throw_invalid("--retries measures sizes of a sweep again; for --profile or --trace, judge the result with ccbench check");
   if (writes_outputs) {
     check_files(*this);
+    if (!plot_path.empty()) check_plot_path(plot_path);
     load_run_rules(rules, rules_baseline, retries, rules_junit);  // a bad rule file is refused before any rank starts
   }
 }

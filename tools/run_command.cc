@@ -15,6 +15,7 @@
 #include "metrics/link_utilization.h"
 #include "profiles/trace.h"
 #include "runner/result_record.h"
+#include "report_command.h"
 #include "run_rules.h"
 #include "runner/pass_order.h"
 #include "runner/result_table.h"
@@ -299,6 +300,7 @@ int run_rank(const RunCommand& cmd) {
     }
     boot.barrier();
     out.record.finish(true);
+    if (root && !cmd.plot_path.empty()) write_run_plot(cmd.plot_path, out.record.json_text());
     return wrong > 0 || verdict != 0 ? 1 : 0;
   });
 }

@@ -36,6 +36,7 @@ struct RunCommand {
   std::string rules, rules_baseline, rules_junit;  // --rules, --baseline, --junit (run_rules.h)
   int retries = 0;                       // --retries: failing sizes measured again
   std::string json_path, csv_path;
+  std::string plot_path;                 // --plot FILE.svg|.png
   std::vector<std::string> argv;         // the command line, for result records
   TransportChoice transport;
 

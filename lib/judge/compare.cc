@@ -28,6 +28,7 @@ const Measured* find(const ResultFile& f, const std::string& key) {
 KeyComparison compare_key(const Measured& b, const Measured& n, const CompareOptions& o, const std::string& why_not) {
   KeyComparison k;
   k.key = b.key;
+  k.bytes = b.bytes;
   k.base_busbw = median_of(b.busbw_gbps), k.new_busbw = median_of(n.busbw_gbps);
   k.base_p50 = median_of(b.p50_us), k.new_p50 = median_of(n.p50_us);
   k.base_p99 = median_of(b.p99_us), k.new_p99 = median_of(n.p99_us);

@@ -25,6 +25,7 @@ std::string_view verdict_name(Verdict v);
 
 struct KeyComparison {
   std::string key;
+  uint64_t bytes = 0;
   Verdict verdict = Verdict::kNotComparable;
   std::string note;  // why it is not comparable, or what the test rests on
   double base_busbw = 0, new_busbw = 0;  // medians over the passes, GB/s

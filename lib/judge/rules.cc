@@ -156,18 +156,18 @@ void judge_present(const Rule& r, const ResultFile& result, RuleReport& out) {
   };
   if (sizes.empty()) {
     const bool any = found(std::nullopt);
-    out.outcomes.push_back({&r, "", any, std::nullopt, any ? "present" : "no result matches the selector"});
+    out.outcomes.push_back({r, "", any, std::nullopt, any ? "present" : "no result matches the selector"});
     return;
   }
   for (uint64_t size : sizes) {
     const bool here = found(size);
-    out.outcomes.push_back({&r, "size " + format_bytes(size), here, std::nullopt,
+    out.outcomes.push_back({r, "size " + format_bytes(size), here, std::nullopt,
                             here ? "present" : "size " + format_bytes(size) + " missing"});
   }
 }
 
 RuleOutcome judge_one(const Rule& r, const Measured& m, const ResultFile& result, const ResultFile* baseline) {
-  RuleOutcome o{&r, m.key, false, std::nullopt, ""};
+  RuleOutcome o{r, m.key, false, std::nullopt, ""};
   std::optional<double> v = value_of(r.bound.metric, m, result);
   if (r.bound.change) {
     auto base = std::find_if(baseline->results.begin(), baseline->results.end(), [&](const Measured& b) { return b.key == m.key; });
@@ -220,7 +220,7 @@ size_t RuleReport::failures() const {
 std::vector<std::string> RuleReport::failing_keys() const {
   std::vector<std::string> keys;
   for (const RuleOutcome& o : outcomes)
-    if (!o.passed && o.rule->bound.metric != Metric::kPresent && std::find(keys.begin(), keys.end(), o.key) == keys.end())
+    if (!o.passed && o.rule.bound.metric != Metric::kPresent && std::find(keys.begin(), keys.end(), o.key) == keys.end())
       keys.push_back(o.key);
   return keys;
 }
@@ -239,7 +239,7 @@ RuleReport check_rules(const std::vector<Rule>& rules, const ResultFile& result,
     size_t selected = 0;
     for (const Measured& m : result.results)
       if (r.select.matches(m)) ++selected, report.outcomes.push_back(judge_one(r, m, result, baseline));
-    if (selected == 0) report.outcomes.push_back({&r, "", false, std::nullopt, "no result matches the selector"});
+    if (selected == 0) report.outcomes.push_back({r, "", false, std::nullopt, "no result matches the selector"});
   }
   return report;
 }

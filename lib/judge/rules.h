@@ -63,7 +63,7 @@ std::vector<Rule> load_rules(const std::string& path);
 std::vector<Rule> parse_rules(const std::string& yaml, const std::string& source);
 
 struct RuleOutcome {
-  const Rule* rule = nullptr;
+  Rule rule;             // a copy: an outcome outlives any list of rules
   std::string key;       // the result judged, or the size missing
   bool passed = false;
   std::optional<double> measured;

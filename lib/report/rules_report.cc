@@ -27,7 +27,7 @@ std::string rules_table(const RuleReport& r) {
   out << "# ccbench check: " << r.result_path << " against " << r.rules_path
       << (r.baseline_path.empty() ? "" : ", baseline " + r.baseline_path) << "\n";
   for (const RuleOutcome& o : r.outcomes)
-    out << verdict(o) << "  " << o.rule->name << " (line " << o.rule->line << "): " << subject(o) << ": " << o.detail << "\n";
+    out << verdict(o) << "  " << o.rule.name << " (line " << o.rule.line << "): " << subject(o) << ": " << o.detail << "\n";
   out << "# " << totals(r) << "\n";
   return out.str();
 }
@@ -37,7 +37,7 @@ std::string rules_markdown(const RuleReport& r) {
   out << "### ccbench check\n\n`" << r.result_path << "` against `" << r.rules_path << "`.\n\n"
       << "| rule | result | measured | verdict |\n|---|---|---|---|\n";
   for (const RuleOutcome& o : r.outcomes)
-    out << "| " << o.rule->name << " | " << subject(o) << " | " << o.detail << " | "
+    out << "| " << o.rule.name << " | " << subject(o) << " | " << o.detail << " | "
         << (o.passed ? "pass" : "**FAIL**") << " |\n";
   out << "\n" << totals(r) << ".\n";
   return out.str();
@@ -47,7 +47,7 @@ std::string rules_json(const RuleReport& r) {
   using nlohmann::ordered_json;
   ordered_json outcomes = ordered_json::array();
   for (const RuleOutcome& o : r.outcomes)
-    outcomes.push_back({{"rule", o.rule->name}, {"line", o.rule->line}, {"require", o.rule->bound.text},
+    outcomes.push_back({{"rule", o.rule.name}, {"line", o.rule.line}, {"require", o.rule.bound.text},
                         {"key", o.key}, {"passed", o.passed},
                         {"measured", o.measured ? ordered_json(*o.measured) : ordered_json(nullptr)}, {"detail", o.detail}});
   ordered_json j{{"schema", "ccbench.check/1"}, {"result", r.result_path}, {"rules", r.rules_path},
@@ -61,7 +61,7 @@ std::string rules_junit(const RuleReport& r) {
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"ccbench check\" tests=\""
       << r.outcomes.size() << "\" failures=\"" << r.failures() << "\">\n";
   for (const RuleOutcome& o : r.outcomes) {
-    out << "    <testcase classname=\"ccbench.check." << xml_escape(o.rule->name) << "\" name=\"" << xml_escape(subject(o))
+    out << "    <testcase classname=\"ccbench.check." << xml_escape(o.rule.name) << "\" name=\"" << xml_escape(subject(o))
         << "\">";
     if (!o.passed) out << "\n      <failure message=\"" << xml_escape(o.detail) << "\"/>\n    ";
     out << "</testcase>\n";

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The HTML report as a person opens it: headless Chromium (Debian's chromium) loads
+# index.html inside a checking page, which counts the images that failed to load and
+# looks for the verdict table. The check must also catch a broken image and a missing
+# table, so it is run on a spoiled copy too.
+# Usage: report_in_browser_test.sh CCBENCH
+set -euo pipefail
+ccbench=$1
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [[ -z $browser ]]; then
+  echo "report_in_browser: chromium is not installed: tools/install-deps.sh installs it (apt-get install chromium)" >&2
+  exit 1
+fi
+dir=$(mktemp -d /tmp/ccb-report-XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+for run in base new; do
+  "$ccbench" run --np 2 --sizes 64K,1M -n 3 -w 1 --algo ring --repeat 4 --line-rate 10G --json "$dir/$run.json" >/dev/null
+done
+"$ccbench" report "$dir/new.json" --baseline "$dir/base.json" -o "$dir/report"
+
+# check PAGE: what the browser saw, as "images=N broken=M verdicts=yes|no".
+check() {
+  cat >"$dir/check.html" <<HTML
+<!DOCTYPE html><html><head><title>pending</title></head><body>
+<iframe id="r" src="$1" width="1200" height="900"></iframe>
+<script>
+document.getElementById('r').addEventListener('load', () => {
+  const d = document.getElementById('r').contentDocument;
+  const imgs = Array.from(d.images);
+  const broken = imgs.filter(i => !i.complete || i.naturalWidth === 0).length;
+  const verdicts = d.getElementById('verdicts') && d.getElementById('verdicts').rows.length > 1 ? 'yes' : 'no';
+  document.body.setAttribute('data-result', 'images=' + imgs.length + ' broken=' + broken + ' verdicts=' + verdicts);
+});
+</script></body></html>
+HTML
+  timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --allow-file-access-from-files \
+    --virtual-time-budget=10000 --dump-dom "file://$dir/check.html" 2>/dev/null |
+    grep -o 'data-result="[^"]*"' | sed 's/data-result="//; s/"$//'
+}
+
+seen=$(check "report/index.html")
+echo "report_in_browser: the report: $seen"
+[[ $seen =~ ^images=([0-9]+)\ broken=0\ verdicts=yes$ && ${BASH_REMATCH[1]} -ge 4 ]] || {
+  echo "report_in_browser: FAIL: every plot must load and the verdict table be there" >&2
+  exit 1
+}
+# A spoiled copy: one image's data cut short, the verdict table renamed.
+sed -e '0,/base64,/s//base64,AAAA/' -e 's/id="verdicts"/id="gone"/' "$dir/report/index.html" >"$dir/report/spoiled.html"
+spoiled=$(check "report/spoiled.html")
+echo "report_in_browser: a spoiled copy: $spoiled"
+[[ $spoiled =~ broken=[1-9] && $spoiled == *verdicts=no ]] || {
+  echo "report_in_browser: FAIL: the check did not catch a broken image or a missing table" >&2
+  exit 1
+}
+echo "report_in_browser: ok"
