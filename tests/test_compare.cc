@@ -162,6 +162,8 @@ TEST_CASE("bad result files: one line naming the file and the fix", "[judge][com
   CHECK_THROWS_WITH(read_result_file(d.write("t.json", text.substr(0, text.size() / 2))),
                     Catch::Contains("t.json is not a complete JSON result") && Catch::Contains("line 1, column"));
   CHECK_THROWS_WITH(read_result_file(d.write("x.json", "not json")), Catch::Contains("x.json is not a complete JSON"));
+  // Found by the fuzzer: a number JSON cannot hold escaped as nlohmann's out_of_range.
+  CHECK_THROWS_WITH(read_result_file(d.write("n.json", R"({"schema": 1e99999})")), Catch::Contains("n.json is not a complete JSON"));
   CHECK_THROWS_WITH(read_result_file(d.write("s.json", R"({"schema": "ccbench.result/9"})")),
                     Catch::Contains("unknown schema 'ccbench.result/9'"));
   CHECK_THROWS_WITH(read_result_file(d.write("o.json", "[1, 2]")), Catch::Contains("not a result"));

@@ -55,6 +55,9 @@ TEST_CASE("a rule file with an error names its line, column and field", "[judge]
   CHECK_THAT(refused(rules("  - name: no bound\n")), Catch::Contains("require: each rule needs one"));
   CHECK_THAT(refused(rules("  - name: x\n   require: [\n")), Catch::StartsWith("r.yaml:3:") && Catch::Contains("YAML"));
   CHECK_THAT(refused("limits: []\n"), Catch::Contains("'rules:' is a list"));
+  // Found by the fuzzer: a key that is a list made yaml-cpp throw past the parser.
+  CHECK_THAT(refused(rules("  - select: {[a]: b}\n    require: wrong == 0\n")), Catch::Contains("a plain value"));
+  CHECK_THAT(refused(rules("  - {name: [x], require: wrong == 0, [k]: v}\n")), Catch::StartsWith("r.yaml:2:"));
   CHECK_THAT(refused("rules: []\n"), Catch::Contains("empty"));
   CHECK(refused(rules("  - name: fine\n    select: {collective: allreduce, sizes: [1M, 64M]}\n    require: present\n")) == "accepted");
 }

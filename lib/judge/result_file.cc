@@ -162,7 +162,7 @@ ResultFile parse_result_text(const std::string& text, const std::string& path, b
   json root;
   try {
     root = json::parse(without_bare_nan(text));
-  } catch (const json::parse_error& e) {  // its text says where: "at line 3, column 5"
+  } catch (const json::exception& e) {  // parse errors say where ("at line 3, column 5"); and numbers out of range (406)
     throw_invalid(path + " is not a complete JSON result (" + e.what() + "): was the run cut short?");
   }
   ResultFile f;

@@ -35,6 +35,12 @@ const char* kMetricHelp =
   throw_invalid(source + ":" + std::to_string(at.line + 1) + ":" + std::to_string(at.column + 1) + ": " + field + ": " + why);
 }
 
+// A scalar's text; anything else (a list or map where text belongs) is refused.
+std::string text_of(const std::string& source, const YAML::Node& n, const std::string& field) {
+  if (!n.IsScalar()) refuse(source, n.Mark(), field, "expected a plain value here, not a list or map");
+  return n.Scalar();
+}
+
 Bound parse_bound(const std::string& text) {
   Bound b;
   b.text = text;
@@ -58,8 +64,9 @@ Bound parse_bound(const std::string& text) {
 }
 
 uint64_t size_of(const std::string& source, const YAML::Node& n, const std::string& field) {
+  const std::string text = text_of(source, n, field);
   try {
-    return parse_bytes(n.as<std::string>());
+    return parse_bytes(text);
   } catch (const std::exception& e) {
     refuse(source, n.Mark(), field, e.what());
   }
@@ -69,12 +76,12 @@ Selector parse_selector(const std::string& source, const YAML::Node& n) {
   Selector s;
   if (!n.IsMap()) refuse(source, n.Mark(), "select", "a map such as {collective: allreduce, min_bytes: 1M}");
   for (const auto& kv : n) {
-    const std::string key = kv.first.as<std::string>();
+    const std::string key = text_of(source, kv.first, "select");
     const YAML::Node& v = kv.second;
     std::string* text = key == "collective" ? &s.collective : key == "algorithm" ? &s.algorithm
                         : key == "transport" ? &s.transport : key == "dtype" ? &s.dtype : key == "op" ? &s.op
                         : key == "profile" ? &s.profile : nullptr;
-    if (text && v.IsScalar()) *text = v.as<std::string>();
+    if (text && v.IsScalar()) *text = v.Scalar();
     else if (key == "min_bytes" && v.IsScalar()) s.min_bytes = size_of(source, v, "select.min_bytes");
     else if (key == "max_bytes" && v.IsScalar()) s.max_bytes = size_of(source, v, "select.max_bytes");
     else if (key == "sizes" && v.IsSequence())
@@ -93,15 +100,15 @@ Rule parse_rule(const std::string& source, const YAML::Node& n, size_t index) {
   r.line = n.Mark().line + 1;
   r.name = "rule " + std::to_string(index + 1);
   for (const auto& kv : n) {
-    const std::string key = kv.first.as<std::string>();
-    if (key == "name" && kv.second.IsScalar()) r.name = kv.second.as<std::string>();
+    const std::string key = text_of(source, kv.first, "rule");
+    if (key == "name" && kv.second.IsScalar()) r.name = kv.second.Scalar();
     else if (key == "select") r.select = parse_selector(source, kv.second);
     else if (key != "require") refuse(source, kv.first.Mark(), key, "unknown field of a rule: use name, select and require");
   }
   const YAML::Node require = n["require"];
   if (!require || !require.IsScalar()) refuse(source, n.Mark(), "require", "each rule needs one, e.g. 'require: busbw_GBps >= 9.5'");
   try {
-    r.bound = parse_bound(require.as<std::string>());
+    r.bound = parse_bound(require.Scalar());
   } catch (const Error& e) {
     refuse(source, require.Mark(), "require", e.message());
   }
@@ -182,6 +189,8 @@ RuleOutcome judge_one(const Rule& r, const Measured& m, const ResultFile& result
   return o;
 }
 
+std::vector<Rule> parse_rule_list(const YAML::Node& root, const std::string& source);
+
 }  // namespace
 
 bool Selector::matches(const Measured& m) const {
@@ -193,21 +202,27 @@ bool Selector::matches(const Measured& m) const {
 }
 
 std::vector<Rule> parse_rules(const std::string& yaml, const std::string& source) {
-  YAML::Node root;
   try {
-    root = YAML::Load(yaml);
-  } catch (const YAML::Exception& e) {
+    return parse_rule_list(YAML::Load(yaml), source);
+  } catch (const YAML::Exception& e) {  // not YAML, or a node of a kind yaml-cpp cannot convert
     refuse(source, e.mark, "YAML", e.msg);
   }
+}
+
+namespace {
+
+std::vector<Rule> parse_rule_list(const YAML::Node& root, const std::string& source) {
   if (!root.IsMap() || !root["rules"] || !root["rules"].IsSequence())
     refuse(source, root.Mark(), "rules", "a rule file is a map whose 'rules:' is a list (see the README's Thresholds)");
   for (const auto& kv : root)
-    if (kv.first.as<std::string>() != "rules") refuse(source, kv.first.Mark(), kv.first.as<std::string>(), "unknown field: only 'rules'");
+    if (text_of(source, kv.first, "field") != "rules") refuse(source, kv.first.Mark(), kv.first.Scalar(), "unknown field: only 'rules'");
   std::vector<Rule> rules;
   for (const auto& n : root["rules"]) rules.push_back(parse_rule(source, n, rules.size()));
   if (rules.empty()) refuse(source, root["rules"].Mark(), "rules", "the list is empty");
   return rules;
 }
+
+}  // namespace
 
 std::vector<Rule> load_rules(const std::string& path) {
   return parse_rules(read_regular_file(path, kMaxRulesFileBytes, "--rules"), path);
