@@ -45,7 +45,8 @@ TEST_CASE("the U test is symmetric and refuses what it cannot rank", "[judge][st
 }
 
 TEST_CASE("the median's confidence interval matches order statistics computed with scipy", "[judge][stats]") {
-  for (const json& c : fixtures()["median_ci"]) {
+  const json f = fixtures();  // kept: iterating a temporary's member would dangle
+  for (const json& c : f["median_ci"]) {
     std::vector<double> v = numbers(c["values"]);
     INFO(v.size() << " values");
     MedianSummary s = summarize_median(v);
