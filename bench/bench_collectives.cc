@@ -81,15 +81,14 @@ void measure(benchmark::State& state, BenchJob& job, ccb::CollectiveRunner& runn
   if (r.wrong > 0) state.SkipWithError("wrong results: the collective is broken");
 }
 
+// The driver's settings for one collective, type and (where the collective has it) algorithm.
 ccb::RunOptions options_for(const BenchOptions& b, ccb::CollectiveKind c, ccb::Algorithm a, ccb::DataType t) {
   ccb::RunOptions o;
-  o.collective = c;
   o.algorithm = a;
-  o.dtype = t;
   o.line_rate_gbps = b.line_rate.empty() ? 0 : ccb::parse_line_rate(b.line_rate);
   o.iters = b.iters;
   o.warmup = b.warmup;
-  return o;
+  return ccb::for_collective(o, c, t);
 }
 
 std::vector<std::string> split(const std::string& csv) {
@@ -103,9 +102,9 @@ void register_sweeps(BenchJob& job) {
   const std::string transport(job.comm.transport().name());
   for (const std::string& cname : split(job.opt.collectives))
     for (const std::string& aname : split(job.opt.algos)) {
-      auto c = ccb::parse_collective(cname);
+      auto c = ccb::find_collective(cname).kind;
       auto a = ccb::parse_algorithm(aname);
-      if (a == ccb::Algorithm::kTree && c != ccb::CollectiveKind::kAllreduce) continue;  // tree is AllReduce-only
+      if (!ccb::describe(c).supports(a)) continue;  // tree is AllReduce's only
       ccb::RunOptions o = options_for(job.opt, c, a, ccb::parse_dtype(job.opt.dtype));
       for (uint64_t bytes : ccb::parse_byte_list(job.opt.sizes)) {
         bytes = ccb::padded_bytes(c, o.dtype, job.comm.size(), bytes);
@@ -125,7 +124,7 @@ void register_profile(BenchJob& job, const ccb::Profile& p, ccb::Algorithm a) {
   const std::string aname(ccb::algorithm_name(a));
   std::vector<std::pair<std::string, uint64_t>> entries;  // benchmark name, calls per step
   for (const ccb::ProfileEntry& e : p.entries) {
-    ccb::RunOptions o = options_for(job.opt, e.op, e.op == ccb::CollectiveKind::kAllreduce ? a : ccb::Algorithm::kRing, e.dtype);
+    ccb::RunOptions o = options_for(job.opt, e.op, a, e.dtype);
     uint64_t bytes = ccb::padded_bytes(e.op, e.dtype, job.comm.size(), e.bytes);
     std::string name = p.name + "/" + std::string(ccb::collective_name(e.op)) + "/" +
                        std::string(ccb::algorithm_name(o.algorithm)) + "/" + transport + "/" + std::to_string(bytes);
@@ -262,7 +261,7 @@ void preflight(const BenchOptions& opt, int world_size) {
   for (uint64_t b : ccb::parse_byte_list(opt.sizes)) largest = std::max(largest, b);
   for (const std::string& p : opt.profiles)
     for (const ccb::ProfileEntry& e : ccb::resolve_profile(p).entries) largest = std::max(largest, e.bytes);
-  for (const std::string& c : split(opt.collectives)) ccb::parse_collective(c);
+  for (const std::string& c : split(opt.collectives)) ccb::find_collective(c);
   for (const std::string& a : split(opt.algos)) ccb::parse_algorithm(a);
   ccb::parse_dtype(opt.dtype);
   if (!opt.line_rate.empty()) ccb::parse_line_rate(opt.line_rate);

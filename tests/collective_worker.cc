@@ -25,7 +25,7 @@
 #include "core/error.h"
 #include "core/reduce.h"
 #include "reference_reduce.h"
-#include "runner/data_pattern.h"
+#include "algo/data_pattern.h"
 #include "runner/transport_factory.h"
 
 using namespace ccb;

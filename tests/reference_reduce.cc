@@ -6,7 +6,7 @@
 #include <random>
 
 #include "core/half.h"
-#include "runner/data_pattern.h"
+#include "algo/data_pattern.h"
 
 namespace ccb::test {
 namespace {

@@ -3,7 +3,7 @@
 
 #include "core/reduce.h"
 #include "reference_reduce.h"
-#include "runner/data_pattern.h"
+#include "algo/data_pattern.h"
 
 using namespace ccb;
 

@@ -36,7 +36,7 @@ TEST_CASE("malformed trace lines give the file, the line number and the fix", "[
   CHECK_THROWS_WITH(parse("{\"op\": \"allreduce\", \"dtype\": \"float\"}\n"),
                     Catch::Equals("t.jsonl:1: missing field 'bytes'"));
   CHECK_THROWS_WITH(parse("{\"op\": \"broadcast\", \"bytes\": 64, \"dtype\": \"float\"}\n"),
-                    Catch::Contains("t.jsonl:1: unknown op 'broadcast'"));
+                    Catch::Contains("t.jsonl:1: unknown collective 'broadcast': use allreduce"));
   CHECK_THROWS_WITH(parse("{\"op\": \"allreduce\", \"bytes\": 64, \"dtype\": \"fp8\"}\n"),
                     Catch::Contains("t.jsonl:1:") && Catch::Contains("fp8"));
   CHECK_THROWS_WITH(parse("{\"op\": \"allreduce\", \"bytes\": -64, \"dtype\": \"float\"}\n"),

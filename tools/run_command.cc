@@ -58,7 +58,7 @@ std::vector<Algorithm> RunCommand::algorithm_list() const {
 
 RunOptions RunCommand::run_options(Algorithm a) const {
   RunOptions o;
-  o.collective = parse_collective(collective);
+  o.collective = find_collective(collective).kind;
   o.algorithm = a;
   o.dtype = parse_dtype(dtype);
   o.op = parse_op(op);

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "algo/collectives.h"
 #include "algo/ring_schedule.h"
 
 namespace ccb {
@@ -35,6 +36,54 @@ void RingAllGather::run(const CollectiveArgs& a) {
     if (u / K + 1 < steps) post_send(u / K + 1, u % K);
   }
   comm_.waiter().wait_all(sends);
+}
+
+namespace {
+
+void run_all_gather(Communicator& comm, const ChunkPolicy& chunks, Algorithm, const CollectiveArgs& args) {
+  RingAllGather(comm, chunks).run(args);
+}
+
+// In place, a rank's input is its own part of the output.
+void place_all_gather(CollectiveArgs& a, int rank) {
+  a.send = {a.recv.region, a.recv.offset + static_cast<size_t>(rank) * a.count * dtype_size(a.dtype)};
+}
+
+// Rank r contributes the elements r*count.. of the gathered result.
+void fill_all_gather(const CollectiveArgs& a, const PatternSpec& p, int rank, bool zeros) {
+  if (zeros) std::memset(a.send.data(), 0, a.count * dtype_size(a.dtype));
+  else fill_pattern(a.send.data(), a.count, static_cast<size_t>(rank) * a.count, p, rank);
+}
+
+// Gathered element i is rank (i / count)'s own input: compared with that.
+uint64_t check_all_gather(const CollectiveArgs& a, const PatternSpec& p, int) {
+  const size_t esize = dtype_size(a.dtype), total = a.count * static_cast<size_t>(p.world);
+  uint64_t wrong = 0;
+  char want[8];
+  for (size_t i = 0; i < total; ++i) {
+    store_value(want, 0, a.dtype, pattern_value(p, static_cast<int>(i / a.count), i));
+    if (std::memcmp(want, a.recv.data() + i * esize, esize) != 0) ++wrong;
+  }
+  return wrong;
+}
+
+}  // namespace
+
+const CollectiveDescriptor& all_gather_descriptor() {
+  static const CollectiveDescriptor d{
+      .kind = CollectiveKind::kAllGather,
+      .name = "all_gather",
+      .trace_names = {"allgather", "all-gather"},
+      .algorithms = {Algorithm::kRing},
+      .reduces = false,
+      .per_rank_parts = true,
+      .busbw_factor = [](int n) { return n > 1 ? static_cast<double>(n - 1) / n : 0.0; },
+      .run = run_all_gather,
+      .place_in_place = place_all_gather,
+      .fill = fill_all_gather,
+      .check = check_all_gather,
+  };
+  return d;
 }
 
 }  // namespace ccb

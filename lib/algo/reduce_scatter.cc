@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "algo/collectives.h"
 #include "algo/ring_schedule.h"
 #include "core/reduce.h"
 
@@ -67,6 +68,45 @@ void RingReduceScatter::run(const CollectiveArgs& a) {
   }
   comm_.waiter().wait_all(first);
   comm_.waiter().wait_all(sends);
+}
+
+namespace {
+
+void run_reduce_scatter(Communicator& comm, const ChunkPolicy& chunks, Algorithm, const CollectiveArgs& args) {
+  RingReduceScatter(comm, chunks).run(args);
+}
+
+// In place, a rank's part of the result is its own part of the input.
+void place_reduce_scatter(CollectiveArgs& a, int rank) {
+  a.recv = {a.send.region, a.send.offset + static_cast<size_t>(rank) * a.count * dtype_size(a.dtype)};
+}
+
+void fill_reduce_scatter(const CollectiveArgs& a, const PatternSpec& p, int rank, bool zeros) {
+  if (zeros) std::memset(a.send.data(), 0, a.count * static_cast<size_t>(p.world) * dtype_size(a.dtype));
+  else fill_pattern(a.send.data(), a.count * static_cast<size_t>(p.world), 0, p, rank);
+}
+
+uint64_t check_reduce_scatter(const CollectiveArgs& a, const PatternSpec& p, int rank) {
+  return count_wrong(a.recv.data(), a.count, static_cast<size_t>(rank) * a.count, p);
+}
+
+}  // namespace
+
+const CollectiveDescriptor& reduce_scatter_descriptor() {
+  static const CollectiveDescriptor d{
+      .kind = CollectiveKind::kReduceScatter,
+      .name = "reduce_scatter",
+      .trace_names = {"reducescatter", "reduce-scatter"},
+      .algorithms = {Algorithm::kRing},
+      .reduces = true,
+      .per_rank_parts = true,
+      .busbw_factor = [](int n) { return n > 1 ? static_cast<double>(n - 1) / n : 0.0; },
+      .run = run_reduce_scatter,
+      .place_in_place = place_reduce_scatter,
+      .fill = fill_reduce_scatter,
+      .check = check_reduce_scatter,
+  };
+  return d;
 }
 
 }  // namespace ccb

@@ -1,4 +1,5 @@
-// The collectives ccbench measures, named as nccl-tests names its binaries.
+// The collectives ccbench measures, named as nccl-tests names its binaries. What each
+// one is (its rules, algorithms and checks) is its descriptor: lib/algo/collectives.h.
 #pragma once
 #include <string_view>
 
@@ -7,6 +8,5 @@ namespace ccb {
 enum class CollectiveKind { kAllreduce, kReduceScatter, kAllGather };
 
 std::string_view collective_name(CollectiveKind c);  // "allreduce", "reduce_scatter", "all_gather"
-CollectiveKind parse_collective(std::string_view s);  // throws kInvalidArgument
 
 }  // namespace ccb

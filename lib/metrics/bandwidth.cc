@@ -1,11 +1,11 @@
 #include "metrics/bandwidth.h"
 
+#include "algo/collectives.h"
+
 namespace ccb {
 
 double busbw_factor(CollectiveKind c, int n) {
-  if (n <= 1) return 0;  // a world of one moves nothing over the network
-  double f = static_cast<double>(n - 1) / n;
-  return c == CollectiveKind::kAllreduce ? 2 * f : f;
+  return n <= 1 ? 0 : describe(c).busbw_factor(n);  // a world of one moves nothing over the network
 }
 
 double algbw_gbps(uint64_t bytes, double seconds) {

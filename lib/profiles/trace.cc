@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "algo/collectives.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/units.h"
@@ -11,12 +12,7 @@ namespace ccb {
 
 using nlohmann::json;
 
-static CollectiveKind trace_op(const std::string& s) {
-  if (s == "allreduce" || s == "all_reduce") return CollectiveKind::kAllreduce;
-  if (s == "reduce_scatter" || s == "reducescatter") return CollectiveKind::kReduceScatter;
-  if (s == "all_gather" || s == "allgather") return CollectiveKind::kAllGather;
-  throw_invalid("unknown op '" + s + "' (use allreduce, reduce_scatter or all_gather)");
-}
+static CollectiveKind trace_op(const std::string& s) { return find_collective(s).kind; }
 
 static uint64_t trace_bytes(const json& v) {
   uint64_t b = 0;

@@ -3,43 +3,14 @@
 #include <algorithm>
 #include <cstring>
 
-#include "algo/all_gather.h"
-#include "algo/reduce_scatter.h"
-#include "algo/ring_allreduce.h"
-#include "algo/tree_allreduce.h"
 #include "core/error.h"
 #include "metrics/bandwidth.h"
 #include "metrics/cpu_usage.h"
-#include "runner/data_pattern.h"
 #include "runner/rank_report.h"
 
 namespace ccb {
 
-std::string_view algorithm_name(Algorithm a) { return a == Algorithm::kRing ? "ring" : "tree"; }
-
-Algorithm parse_algorithm(std::string_view s) {
-  if (s == "ring") return Algorithm::kRing;
-  if (s == "tree") return Algorithm::kTree;
-  throw_invalid("unknown algorithm '" + std::string(s) + "': use ring or tree");
-}
-
-void validate_size(CollectiveKind c, DataType t, int ranks, uint64_t bytes) {
-  const uint64_t esize = dtype_size(t);
-  const uint64_t unit = c == CollectiveKind::kAllreduce ? esize : esize * static_cast<uint64_t>(ranks);
-  if (bytes % unit != 0)
-    throw_invalid("size " + std::to_string(bytes) + " B is not a multiple of " + std::to_string(unit) + " B (" +
-                  std::string(dtype_name(t)) + " is " + std::to_string(esize) + " B" +
-                  (unit != esize ? ", times " + std::to_string(ranks) + " ranks" : "") + "): pick another size");
-}
-
-void validate_algorithm(CollectiveKind c, Algorithm a) {
-  if (a == Algorithm::kTree && c != CollectiveKind::kAllreduce)
-    throw_invalid("the tree algorithm exists for allreduce only: use --algo ring for " + std::string(collective_name(c)));
-}
-
-std::string_view reduce_op_label(const RunOptions& o) {
-  return o.collective == CollectiveKind::kAllGather ? "none" : op_name(o.op);
-}
+std::string_view reduce_op_label(const RunOptions& o) { return describe(o.collective).reduces ? op_name(o.op) : "none"; }
 
 CollectiveRunner::CollectiveRunner(Communicator& comm, Bootstrap& bootstrap, RunOptions options)
     : comm_(comm), bootstrap_(bootstrap), opt_(options), link_(comm.transport().link()) {
@@ -53,8 +24,7 @@ CollectiveRunner::~CollectiveRunner() {
 }
 
 size_t CollectiveRunner::elements_per_rank(uint64_t bytes) const {
-  size_t total = bytes / dtype_size(opt_.dtype);
-  return opt_.collective == CollectiveKind::kAllreduce ? total : total / comm_.size();
+  return describe(opt_.collective).count(bytes, opt_.dtype, comm_.size());
 }
 
 bool CollectiveRunner::ensure_buffers(uint64_t bytes) {
@@ -69,73 +39,30 @@ bool CollectiveRunner::ensure_buffers(uint64_t bytes) {
   return true;
 }
 
-void CollectiveRunner::run_once(size_t count) {
-  const size_t esize = dtype_size(opt_.dtype);
-  const size_t own = static_cast<size_t>(comm_.rank()) * count * esize;
+// The call's buffers: the registered send and receive buffers, aliased as the
+// collective's in-place call has them when asked.
+CollectiveArgs CollectiveRunner::args(size_t count) const {
   CollectiveArgs a{{send_mr_.get(), 0}, {recv_mr_.get(), 0}, count, opt_.dtype, opt_.op};
-  switch (opt_.collective) {
-    case CollectiveKind::kAllreduce:
-      if (opt_.in_place) a.send = a.recv;
-      if (opt_.algorithm == Algorithm::kTree) TreeAllreduce(comm_, opt_.chunks).run(a);
-      else RingAllreduce(comm_, opt_.chunks).run(a);
-      break;
-    case CollectiveKind::kReduceScatter:
-      if (opt_.in_place) a.recv = {send_mr_.get(), own};
-      RingReduceScatter(comm_, opt_.chunks).run(a);
-      break;
-    case CollectiveKind::kAllGather:
-      if (opt_.in_place) a.send = {recv_mr_.get(), own};
-      RingAllGather(comm_, opt_.chunks).run(a);
-      break;
-  }
+  if (opt_.in_place) describe(opt_.collective).place_in_place(a, comm_.rank());
+  return a;
 }
 
-// Inputs go where the collective reads them, in place or not.
+void CollectiveRunner::run_once(size_t count) {
+  describe(opt_.collective).run(comm_, opt_.chunks, opt_.algorithm, args(count));
+}
+
 void CollectiveRunner::fill_inputs(size_t count, bool zero) {
-  const size_t esize = dtype_size(opt_.dtype);
-  const int r = comm_.rank(), n = comm_.size();
-  PatternSpec p{opt_.dtype, opt_.op, n};
-  auto fill = [&](char* dst, size_t cnt, size_t first) {
-    if (zero) std::memset(dst, 0, cnt * esize);
-    else fill_pattern(dst, cnt, first, p, r);
-  };
-  switch (opt_.collective) {
-    case CollectiveKind::kAllreduce:
-      fill(opt_.in_place ? recv_buf_.data() : send_buf_.data(), count, 0);
-      break;
-    case CollectiveKind::kReduceScatter:
-      fill(send_buf_.data(), count * n, 0);
-      break;
-    case CollectiveKind::kAllGather:
-      // Rank r contributes the elements r*count.. of the gathered result.
-      fill(opt_.in_place ? recv_buf_.data() + r * count * esize : send_buf_.data(), count, r * count);
-      break;
-  }
+  describe(opt_.collective).fill(args(count), PatternSpec{opt_.dtype, opt_.op, comm_.size()}, comm_.rank(), zero);
 }
 
 uint64_t CollectiveRunner::check(size_t count) {
-  const size_t esize = dtype_size(opt_.dtype);
-  const int r = comm_.rank(), n = comm_.size();
-  PatternSpec p{opt_.dtype, opt_.op, n};
-  switch (opt_.collective) {
-    case CollectiveKind::kAllreduce:
-      return count_wrong(recv_buf_.data(), count, 0, p);
-    case CollectiveKind::kReduceScatter: {
-      const char* out = opt_.in_place ? send_buf_.data() + r * count * esize : recv_buf_.data();
-      return count_wrong(out, count, r * count, p);
-    }
-    case CollectiveKind::kAllGather: {
-      // Gathered element i is rank (i / count)'s own input: compare with that.
-      uint64_t wrong = 0;
-      char want[8];
-      for (size_t i = 0; i < count * n; ++i) {
-        store_value(want, 0, opt_.dtype, pattern_value(p, static_cast<int>(i / count), i));
-        if (std::memcmp(want, recv_buf_.data() + i * esize, esize) != 0) ++wrong;
-      }
-      return wrong;
-    }
-  }
-  return 0;
+  return describe(opt_.collective).check(args(count), PatternSpec{opt_.dtype, opt_.op, comm_.size()}, comm_.rank());
+}
+
+// Every connection the algorithm needs, made before anything is timed (with -w 0 the
+// first timed call would otherwise pay the handshakes).
+void CollectiveRunner::connect_peers() {
+  for (int peer : algorithm_peers(opt_.algorithm, comm_.rank(), comm_.size())) comm_.peer(peer);
 }
 
 int CollectiveRunner::default_iters(uint64_t bytes) const {
@@ -147,6 +74,7 @@ uint64_t CollectiveRunner::prepare(uint64_t bytes) {
   validate_size(opt_.collective, opt_.dtype, comm_.size(), bytes);
   count_ = elements_per_rank(bytes);
   ensure_buffers(bytes);
+  connect_peers();
   uint64_t wrong = 0;
   if (opt_.check) {
     fill_inputs(count_, false);

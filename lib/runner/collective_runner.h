@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "algo/collective.h"
+#include "algo/collectives.h"
 #include "algo/communicator.h"
 #include "bootstrap/bootstrap.h"
 #include "core/collective_kind.h"
@@ -18,15 +19,6 @@
 #include "metrics/link_utilization.h"
 
 namespace ccb {
-
-enum class Algorithm { kRing, kTree };
-
-std::string_view algorithm_name(Algorithm a);
-Algorithm parse_algorithm(std::string_view s);
-
-// Throw kInvalidArgument, naming the fix, for what the collective cannot take.
-void validate_size(CollectiveKind c, DataType t, int ranks, uint64_t bytes);
-void validate_algorithm(CollectiveKind c, Algorithm a);
 
 struct RunOptions {
   CollectiveKind collective = CollectiveKind::kAllreduce;
@@ -83,7 +75,9 @@ class CollectiveRunner {
 
  private:
   bool ensure_buffers(uint64_t bytes);  // true when it allocated
+  CollectiveArgs args(size_t count) const;
   void run_once(size_t count);
+  void connect_peers();
   uint64_t check(size_t count);
   void fill_inputs(size_t count, bool zero);
   size_t elements_per_rank(uint64_t bytes) const;

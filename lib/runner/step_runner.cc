@@ -10,15 +10,15 @@
 namespace ccb {
 
 uint64_t padded_bytes(CollectiveKind op, DataType t, int ranks, uint64_t bytes) {
-  const uint64_t unit = dtype_size(t) * (op == CollectiveKind::kAllreduce ? 1 : static_cast<uint64_t>(ranks));
-  return checked_round_up(bytes, unit, "a size padded to whole elements per rank");
+  return checked_round_up(bytes, describe(op).unit_bytes(t, ranks), "a size padded to whole elements per rank");
 }
 
-static RunOptions options_for(const RunOptions& base, CollectiveKind op, DataType t) {
+RunOptions for_collective(const RunOptions& base, CollectiveKind op, DataType t) {
   RunOptions o = base;
   o.collective = op;
   o.dtype = t;
-  if (op != CollectiveKind::kAllreduce) o.algorithm = Algorithm::kRing;
+  const CollectiveDescriptor& d = describe(op);
+  if (!d.supports(o.algorithm)) o.algorithm = d.algorithms.front();  // what the step asks, where it exists
   return o;
 }
 
@@ -35,7 +35,7 @@ double run_profile(Communicator& comm, Bootstrap& boot, const Profile& p, const 
   }
   double step_us = 0;
   for (const auto& [key, entries] : groups) {
-    RunOptions o = options_for(base, key.first, key.second);
+    RunOptions o = for_collective(base, key.first, key.second);
     CollectiveRunner runner(comm, boot, o);
     for (const ProfileEntry* e : entries) {
       ProfileRow row{*e, o, runner.run(padded_bytes(e->op, e->dtype, comm.size(), e->bytes))};
@@ -51,7 +51,7 @@ TraceResult replay_trace(Communicator& comm, Bootstrap& boot, const std::vector<
   std::map<std::pair<CollectiveKind, DataType>, std::unique_ptr<CollectiveRunner>> runners;
   auto runner_for = [&](const TraceCall& c) -> CollectiveRunner& {
     auto& r = runners[{c.op, c.dtype}];
-    if (!r) r = std::make_unique<CollectiveRunner>(comm, boot, options_for(base, c.op, c.dtype));
+    if (!r) r = std::make_unique<CollectiveRunner>(comm, boot, for_collective(base, c.op, c.dtype));
     return *r;
   };
   auto bytes_of = [&](const TraceCall& c) { return padded_bytes(c.op, c.dtype, comm.size(), c.bytes); };

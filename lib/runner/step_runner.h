@@ -20,6 +20,10 @@ struct ProfileRow {
 // as FSDP pads its flat parameters.
 uint64_t padded_bytes(CollectiveKind op, DataType t, int ranks, uint64_t bytes);
 
+// `base`'s settings for one collective and type: its algorithm where the collective has
+// it (a step's tree runs AllReduce; ReduceScatter and AllGather run their default).
+RunOptions for_collective(const RunOptions& base, CollectiveKind op, DataType t);
+
 // Measures every entry with `base`'s settings (tree applies to AllReduce; the others
 // run ring) and returns the step's communication time in us: sum of count x time.
 // One runner (and one set of buffers) is alive at a time. Every rank calls this.

@@ -1,4 +1,4 @@
-#include "runner/data_pattern.h"
+#include "algo/data_pattern.h"
 
 #include <cmath>
 #include <cstring>

@@ -1,0 +1,45 @@
+// AllReduce: every rank ends with the reduction of every rank's count elements. Its
+// algorithms are RingAllreduce (ring_allreduce.cc) and TreeAllreduce (tree_allreduce.cc).
+#include <cstring>
+
+#include "algo/collectives.h"
+#include "algo/ring_allreduce.h"
+#include "algo/tree_allreduce.h"
+
+namespace ccb {
+namespace {
+
+void run(Communicator& comm, const ChunkPolicy& chunks, Algorithm a, const CollectiveArgs& args) {
+  if (a == Algorithm::kTree) TreeAllreduce(comm, chunks).run(args);
+  else RingAllreduce(comm, chunks).run(args);
+}
+
+void place_in_place(CollectiveArgs& a, int) { a.send = a.recv; }
+
+void fill(const CollectiveArgs& a, const PatternSpec& p, int rank, bool zeros) {
+  if (zeros) std::memset(a.send.data(), 0, a.count * dtype_size(a.dtype));
+  else fill_pattern(a.send.data(), a.count, 0, p, rank);
+}
+
+uint64_t check(const CollectiveArgs& a, const PatternSpec& p, int) { return count_wrong(a.recv.data(), a.count, 0, p); }
+
+}  // namespace
+
+const CollectiveDescriptor& allreduce_descriptor() {
+  static const CollectiveDescriptor d{
+      .kind = CollectiveKind::kAllreduce,
+      .name = "allreduce",
+      .trace_names = {"all_reduce"},
+      .algorithms = {Algorithm::kRing, Algorithm::kTree},
+      .reduces = true,
+      .per_rank_parts = false,
+      .busbw_factor = [](int n) { return n > 1 ? 2.0 * (n - 1) / n : 0.0; },
+      .run = run,
+      .place_in_place = place_in_place,
+      .fill = fill,
+      .check = check,
+  };
+  return d;
+}
+
+}  // namespace ccb

@@ -1,0 +1,91 @@
+#include "algo/collectives.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "algo/binary_tree.h"
+#include "core/error.h"
+
+namespace ccb {
+
+// Each collective's file defines its descriptor.
+const CollectiveDescriptor& allreduce_descriptor();
+const CollectiveDescriptor& reduce_scatter_descriptor();
+const CollectiveDescriptor& all_gather_descriptor();
+
+// The registry: one row per collective.
+const std::vector<const CollectiveDescriptor*>& all_collectives() {
+  static const std::vector<const CollectiveDescriptor*> all{
+      &allreduce_descriptor(),
+      &reduce_scatter_descriptor(),
+      &all_gather_descriptor(),
+  };
+  return all;
+}
+
+std::string_view algorithm_name(Algorithm a) { return a == Algorithm::kRing ? "ring" : "tree"; }
+
+Algorithm parse_algorithm(std::string_view s) {
+  if (s == "ring") return Algorithm::kRing;
+  if (s == "tree") return Algorithm::kTree;
+  throw_invalid("unknown algorithm '" + std::string(s) + "': use ring or tree");
+}
+
+bool CollectiveDescriptor::supports(Algorithm a) const {
+  return std::find(algorithms.begin(), algorithms.end(), a) != algorithms.end();
+}
+
+uint64_t CollectiveDescriptor::unit_bytes(DataType t, int ranks) const {
+  return dtype_size(t) * (per_rank_parts ? static_cast<uint64_t>(ranks) : 1);
+}
+
+size_t CollectiveDescriptor::count(uint64_t bytes, DataType t, int ranks) const {
+  return static_cast<size_t>(bytes / unit_bytes(t, ranks));
+}
+
+const CollectiveDescriptor& describe(CollectiveKind k) {
+  for (const CollectiveDescriptor* d : all_collectives())
+    if (d->kind == k) return *d;
+  throw_invalid("no descriptor for collective " + std::string(collective_name(k)));
+}
+
+const CollectiveDescriptor& find_collective(std::string_view name) {
+  std::string known;
+  for (const CollectiveDescriptor* d : all_collectives()) {
+    if (name == d->name || std::find(d->trace_names.begin(), d->trace_names.end(), name) != d->trace_names.end())
+      return *d;
+    known += (known.empty() ? "" : ", ") + std::string(d->name);
+  }
+  throw_invalid("unknown collective '" + std::string(name) + "': use " + known);
+}
+
+std::vector<int> algorithm_peers(Algorithm a, int rank, int size) {
+  std::set<int> peers;
+  if (size > 1 && a == Algorithm::kRing) peers = {(rank + size - 1) % size, (rank + 1) % size};
+  if (size > 1 && a == Algorithm::kTree)
+    for (int tree = 0; tree < 2; ++tree) {
+      TreeNode node = double_tree_node(size, rank, tree);
+      if (node.parent >= 0) peers.insert(node.parent);
+      peers.insert(node.children.begin(), node.children.end());
+    }
+  peers.erase(rank);
+  return {peers.begin(), peers.end()};
+}
+
+void validate_algorithm(CollectiveKind c, Algorithm a) {
+  const CollectiveDescriptor& d = describe(c);
+  if (!d.supports(a))
+    throw_invalid("the " + std::string(algorithm_name(a)) + " algorithm does not exist for " + std::string(d.name) +
+                  ": use --algo " + std::string(algorithm_name(d.algorithms.front())));
+}
+
+void validate_size(CollectiveKind c, DataType t, int ranks, uint64_t bytes) {
+  const uint64_t esize = dtype_size(t), unit = describe(c).unit_bytes(t, ranks);
+  if (bytes % unit != 0)
+    throw_invalid("size " + std::to_string(bytes) + " B is not a multiple of " + std::to_string(unit) + " B (" +
+                  std::string(dtype_name(t)) + " is " + std::to_string(esize) + " B" +
+                  (unit != esize ? ", times " + std::to_string(ranks) + " ranks" : "") + "): pick another size");
+}
+
+}  // namespace ccb

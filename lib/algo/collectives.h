@@ -1,0 +1,61 @@
+// Everything the rest of ccbench asks about a collective, in one descriptor per
+// collective, behind one registry: the runner, the step runner, the benchmark driver,
+// the trace reader and the CLI all ask here, and nothing else switches on the kind.
+// A new collective is one file of lib/algo (its algorithms and its descriptor) plus
+// one row in the registry (collectives.cc).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "algo/collective.h"
+#include "algo/communicator.h"
+#include "algo/data_pattern.h"
+#include "core/collective_kind.h"
+
+namespace ccb {
+
+enum class Algorithm { kRing, kTree };
+std::string_view algorithm_name(Algorithm a);
+Algorithm parse_algorithm(std::string_view s);  // throws kInvalidArgument
+
+struct CollectiveDescriptor {
+  CollectiveKind kind;
+  std::string_view name;                      // as nccl-tests names it: "allreduce"
+  std::vector<std::string_view> trace_names;  // what a trace may call it besides
+  std::vector<Algorithm> algorithms;          // what it has; the first is its default
+  bool reduces = true;                        // false: no operator (shown as "none")
+  // The buffer (nccl-tests' size) is ranks parts of `count` elements (ReduceScatter's
+  // input, AllGather's output), else `count` elements.
+  bool per_rank_parts = false;
+  double (*busbw_factor)(int ranks) = nullptr;  // nccl-tests' factor
+  // One call, with the algorithm asked for.
+  void (*run)(Communicator& comm, const ChunkPolicy& chunks, Algorithm a, const CollectiveArgs& args) = nullptr;
+  // In place: send and recv alias as an in-place call of this collective has them.
+  void (*place_in_place)(CollectiveArgs& args, int rank) = nullptr;
+  // Inputs where the call reads them (the check pattern, or zeros for timing).
+  void (*fill)(const CollectiveArgs& args, const PatternSpec& p, int rank, bool zeros) = nullptr;
+  // Elements of the outputs that differ from the pattern's exact result.
+  uint64_t (*check)(const CollectiveArgs& args, const PatternSpec& p, int rank) = nullptr;
+
+  bool supports(Algorithm a) const;
+  // A buffer size must be a multiple of this: one element, or one per rank.
+  uint64_t unit_bytes(DataType t, int ranks) const;
+  size_t count(uint64_t bytes, DataType t, int ranks) const;  // CollectiveArgs::count
+};
+
+const CollectiveDescriptor& describe(CollectiveKind k);
+// By its name or a trace's name for it; throws kInvalidArgument naming them all.
+const CollectiveDescriptor& find_collective(std::string_view name);
+const std::vector<const CollectiveDescriptor*>& all_collectives();
+
+// The ranks an algorithm exchanges data with, so that every connection is made before
+// any timed iteration.
+std::vector<int> algorithm_peers(Algorithm a, int rank, int size);
+
+// Throw kInvalidArgument naming the fix.
+void validate_algorithm(CollectiveKind c, Algorithm a);
+void validate_size(CollectiveKind c, DataType t, int ranks, uint64_t bytes);
+
+}  // namespace ccb

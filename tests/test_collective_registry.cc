@@ -1,0 +1,64 @@
+// The collective registry: every descriptor complete, every name found, the peers an
+// algorithm connects before timing symmetric (both ends of a connection ask for it),
+// and the count, padding and bandwidth rules each collective states.
+#include <catch2/catch.hpp>
+#include <set>
+
+#include "algo/collectives.h"
+#include "core/error.h"
+
+using namespace ccb;
+
+TEST_CASE("every collective has a complete descriptor, found by its names", "[registry]") {
+  std::set<std::string_view> names;
+  for (const CollectiveDescriptor* d : all_collectives()) {
+    INFO(d->name);
+    CHECK(d->run);
+    CHECK(d->place_in_place);
+    CHECK(d->fill);
+    CHECK(d->check);
+    CHECK(d->busbw_factor);
+    CHECK_FALSE(d->algorithms.empty());
+    CHECK(names.insert(d->name).second);
+    CHECK(&describe(d->kind) == d);
+    CHECK(&find_collective(d->name) == d);
+    for (std::string_view alias : d->trace_names) {
+      CHECK(names.insert(alias).second);
+      CHECK(&find_collective(alias) == d);
+    }
+  }
+  CHECK_THROWS_WITH(find_collective("broadcast"), Catch::Contains("use allreduce, reduce_scatter, all_gather"));
+}
+
+TEST_CASE("the peers an algorithm connects are symmetric, and are its neighbours", "[registry]") {
+  for (Algorithm a : {Algorithm::kRing, Algorithm::kTree})
+    for (int n = 1; n <= 64; ++n)
+      for (int r = 0; r < n; ++r)
+        for (int p : algorithm_peers(a, r, n)) {
+          INFO(algorithm_name(a) << " n=" << n << " rank " << r << " peer " << p);
+          CHECK(p != r);
+          std::vector<int> back = algorithm_peers(a, p, n);
+          CHECK(std::find(back.begin(), back.end(), r) != back.end());
+        }
+  CHECK(algorithm_peers(Algorithm::kRing, 0, 4) == std::vector<int>{1, 3});
+  CHECK(algorithm_peers(Algorithm::kRing, 0, 1).empty());
+  CHECK(algorithm_peers(Algorithm::kTree, 0, 2) == std::vector<int>{1});
+}
+
+TEST_CASE("count, padding, bus bandwidth and algorithms per collective", "[registry]") {
+  const CollectiveDescriptor &ar = describe(CollectiveKind::kAllreduce), &rs = describe(CollectiveKind::kReduceScatter),
+                             &ag = describe(CollectiveKind::kAllGather);
+  CHECK(ar.count(4096, DataType::kF32, 4) == 1024);
+  CHECK(rs.count(4096, DataType::kF32, 4) == 256);  // each rank's part
+  CHECK(ag.unit_bytes(DataType::kBF16, 8) == 16);
+  CHECK(ar.busbw_factor(4) == Approx(1.5));
+  CHECK(rs.busbw_factor(4) == Approx(0.75));
+  CHECK(ar.supports(Algorithm::kTree));
+  CHECK_FALSE(ag.supports(Algorithm::kTree));
+  CHECK_FALSE(ag.reduces);
+  CHECK_THROWS_WITH(validate_algorithm(CollectiveKind::kReduceScatter, Algorithm::kTree), Catch::Contains("--algo ring"));
+  CHECK_THROWS_WITH(validate_size(CollectiveKind::kAllGather, DataType::kF32, 3, 16), Catch::Contains("times 3 ranks"));
+  CollectiveArgs a{{nullptr, 0}, {nullptr, 64}, 4, DataType::kF32, ReduceOp::kSum};
+  rs.place_in_place(a, 2);
+  CHECK(a.recv.offset == 32);  // rank 2's part of the input: 2 x 4 floats in
+}
