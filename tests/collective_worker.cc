@@ -16,11 +16,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "algo/all_gather.h"
+#include "algo/collectives.h"
 #include "algo/communicator.h"
-#include "algo/reduce_scatter.h"
-#include "algo/ring_allreduce.h"
-#include "algo/tree_allreduce.h"
 #include "bootstrap/bootstrap_factory.h"
 #include "core/error.h"
 #include "core/reduce.h"
@@ -94,20 +91,19 @@ struct Matrix {
     }
   }
 
-  void allreduce(size_t count, DataType t, ReduceOp op, bool tree, bool in_place, const std::vector<std::vector<char>>& in) {
+  void allreduce(size_t count, DataType t, ReduceOp op, Algorithm algo, bool in_place, const std::vector<std::vector<char>>& in) {
     const size_t es = dtype_size(t), bytes = std::max<size_t>(count * es, 1);
     std::vector<char> send(in[comm.rank()].begin(), in[comm.rank()].end()), recv(send.size(), 0);
     auto smr = comm.transport().register_memory(send.data(), send.size());
     auto rmr = comm.transport().register_memory(recv.data(), recv.size());
     CollectiveArgs a{{smr.get(), 0}, {rmr.get(), 0}, count, t, op};
     if (in_place) a.recv = a.send;
-    if (tree) TreeAllreduce(comm, chunks).run(a);
-    else RingAllreduce(comm, chunks).run(a);
+    describe(CollectiveKind::kAllreduce).run(comm, chunks, algo, a);
     const char* out = in_place ? send.data() : recv.data();
     size_t bad = 0;
     for (size_t i = 0; i < count; ++i) bad += !element_ok(out + i * es, in, i, t, op);
     std::ostringstream what;
-    what << (tree ? "tree" : "ring") << " allreduce count=" << count << " " << dtype_name(t) << " " << op_name(op)
+    what << algorithm_name(algo) << " allreduce count=" << count << " " << dtype_name(t) << " " << op_name(op)
          << (in_place ? " in-place" : " out-of-place") << ": " << bad << " wrong of " << count << " (" << bytes << " B)";
     record(bad == 0, what.str());
   }
@@ -120,7 +116,7 @@ struct Matrix {
     auto rmr = comm.transport().register_memory(recv.data(), recv.size());
     CollectiveArgs a{{smr.get(), 0}, {rmr.get(), 0}, count, t, op};
     if (in_place) a.recv = {smr.get(), r * count * es};
-    RingReduceScatter(comm, chunks).run(a);
+    describe(CollectiveKind::kReduceScatter).run(comm, chunks, Algorithm::kRing, a);
     const char* out = in_place ? send.data() + r * count * es : recv.data();
     size_t bad = 0;
     for (size_t i = 0; i < count; ++i) bad += !element_ok(out + i * es, in, r * count + i, t, op);
@@ -137,7 +133,7 @@ struct Matrix {
     auto rmr = comm.transport().register_memory(recv.data(), recv.size());
     CollectiveArgs a{{smr.get(), 0}, {rmr.get(), 0}, count, t, ReduceOp::kSum};
     if (in_place) a.send = {rmr.get(), r * count * es};
-    RingAllGather(comm, chunks).run(a);
+    describe(CollectiveKind::kAllGather).run(comm, chunks, Algorithm::kRing, a);
     size_t bad = 0;
     for (int src = 0; src < n; ++src)
       bad += std::memcmp(recv.data() + src * count * es, in[src].data(), count * es) != 0;
@@ -148,19 +144,22 @@ struct Matrix {
 
 // `large` is the odd count that spans many chunks: 1048579 normally; smaller where
 // every cycle is emulated (the verbs tests run inside a VM without KVM).
+// Every algorithm the registry lists for AllReduce is tested, a new one included.
+const std::vector<Algorithm>& kAllreduceAlgorithms = describe(CollectiveKind::kAllreduce).algorithms;
+
 void full_matrix(Matrix& m, size_t large) {
   const int n = m.comm.size();
   for (DataType t : all_dtypes()) {
     for (size_t count : {size_t{0}, size_t{1}, size_t{7}, size_t{1023}, large}) {
       auto in = m.inputs(count, t);
       for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax})
-        for (bool tree : {false, true})
-          for (bool in_place : {false, true}) m.allreduce(count, t, op, tree, in_place, in);
+        for (Algorithm algo : kAllreduceAlgorithms)
+          for (bool in_place : {false, true}) m.allreduce(count, t, op, algo, in_place, in);
     }
     for (ReduceOp op : {ReduceOp::kProd, ReduceOp::kMin, ReduceOp::kAvg}) {
       auto in = m.inputs(1023, t, op == ReduceOp::kProd ? 2.0 : 50.0);
-      m.allreduce(1023, t, op, false, false, in);
-      m.allreduce(1023, t, op, true, true, in);
+      bool in_place = false;
+      for (Algorithm algo : kAllreduceAlgorithms) m.allreduce(1023, t, op, algo, in_place = !in_place, in);
     }
     for (size_t count : {size_t{0}, size_t{1}, size_t{7}, size_t{1023}, large / 16 + 1}) {
       auto in = m.inputs(count * n, t);
@@ -193,8 +192,8 @@ int main(int argc, char** argv) {
       for (DataType t : {DataType::kF32, DataType::kI32})
         for (size_t count : {size_t{0}, size_t{1}, size_t{7}, size_t{63}, size_t{64}, size_t{65}, size_t{1023}}) {
           auto in = m.inputs(count, t);
-          for (bool tree : {false, true})
-            for (bool in_place : {false, true}) m.allreduce(count, t, ReduceOp::kSum, tree, in_place, in);
+          for (Algorithm algo : kAllreduceAlgorithms)
+            for (bool in_place : {false, true}) m.allreduce(count, t, ReduceOp::kSum, algo, in_place, in);
           auto rs = m.inputs(count * comm.size(), t);
           m.reduce_scatter(count, t, ReduceOp::kSum, false, rs);
           m.all_gather(count, t, true, rs);

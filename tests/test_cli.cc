@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 #include <future>
+#include <sstream>
+#include <string>
 #include <thread>
 
 #include "bootstrap/local_launcher.h"
@@ -27,13 +29,27 @@ bool has_mpirun() {
   return system("command -v mpirun >/dev/null 2>&1") == 0;
 }
 
+// The algo column of the table row for `size` bytes ("" when there is none).
+std::string algo_of_row(const std::string& output, const std::string& size) {
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream cells(line);
+    std::string bytes, count, type, redop, algo;
+    if (cells >> bytes >> count >> type >> redop >> algo && bytes == size) return algo;
+  }
+  return "";
+}
+
 }  // namespace
 
-TEST_CASE("the default run: 4 ranks, ring and tree, the LLM size list, no wrong results", "[cli]") {
+TEST_CASE("the default run: 4 ranks, --algo auto, the LLM size list, no wrong results", "[cli]") {
   ProcessResult r = run_process(ccbench({"run", "-n", "5", "-w", "1"}), {}, std::chrono::seconds(300));
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK_THAT(r.output, Catch::Contains("algo=ring ranks=4") && Catch::Contains("algo=tree ranks=4"));
+  CHECK_THAT(r.output, Catch::Contains("algo=auto ranks=4"));
+  // The algo column names what ran: recursive doubling for 8 B, the ring for 25 MiB.
+  CHECK(algo_of_row(r.output, "8") == "rd");
+  CHECK(algo_of_row(r.output, "26214400") == "ring");
   CHECK_THAT(r.output, Catch::Contains("26214400") && Catch::Contains("busbw_GBps") && Catch::Contains("#wrong"));
   CHECK_THAT(r.output, !Catch::Contains("FAILED"));
 }
@@ -41,6 +57,8 @@ TEST_CASE("the default run: 4 ranks, ring and tree, the LLM size list, no wrong 
 TEST_CASE("types, operators and collectives beyond the default check out", "[cli]") {
   for (std::vector<std::string> extra : {std::vector<std::string>{"-d", "bfloat16", "-o", "avg"},
                                          {"-d", "int64", "-o", "prod", "--in-place"},
+                                         {"--tune", "-d", "int32", "--in-place"},
+                                         {"--algo", "rd", "-o", "avg"},
                                          {"-d", "half", "-o", "min", "--tcp-streams", "3"},
                                          {"--collective", "reduce_scatter", "--algo", "ring", "-o", "max"},
                                          {"--collective", "all_gather", "--algo", "ring", "--in-place"},
@@ -107,9 +125,15 @@ TEST_CASE("bad flags and sizes: one line, status 2, before any rank starts", "[c
   ProcessResult rs = run_process(ccbench({"run", "--np", "3", "--sizes", "16", "--collective", "reduce_scatter", "--algo", "ring"}));
   CHECK(rs.status == 2);
   CHECK_THAT(rs.output, Catch::Contains("times 3 ranks"));
-  ProcessResult tree_rs = run_process(ccbench({"run", "--np", "2", "--collective", "all_gather"}));
+  ProcessResult tree_rs = run_process(ccbench({"run", "--np", "2", "--collective", "all_gather", "--algo", "tree"}));
   CHECK(tree_rs.status == 2);
   CHECK_THAT(tree_rs.output, Catch::Contains("the tree algorithm does not exist for all_gather: use --algo ring"));
+  ProcessResult auto_and_ring = run_process(ccbench({"run", "--np", "2", "--algo", "auto,ring"}));
+  CHECK(auto_and_ring.status == 2);
+  CHECK_THAT(auto_and_ring.output, Catch::Contains("compare algorithms with --algo ring,tree,rd"));
+  ProcessResult tune_ring = run_process(ccbench({"run", "--np", "2", "--algo", "ring", "--tune"}));
+  CHECK(tune_ring.status == 2);
+  CHECK_THAT(tune_ring.output, Catch::Contains("drop --tune, or use --algo auto"));
   ProcessResult type = run_process(ccbench({"run", "--np", "2", "-d", "float8"}));
   CHECK(type.status == 2);
   CHECK_THAT(type.output, Catch::Contains("unknown data type 'float8'"));

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <set>
 
+#include "algo/algorithm_choice.h"
 #include "algo/collectives.h"
 #include "core/error.h"
 
@@ -31,7 +32,7 @@ TEST_CASE("every collective has a complete descriptor, found by its names", "[re
 }
 
 TEST_CASE("the peers an algorithm connects are symmetric, and are its neighbours", "[registry]") {
-  for (Algorithm a : {Algorithm::kRing, Algorithm::kTree})
+  for (Algorithm a : {Algorithm::kRing, Algorithm::kTree, Algorithm::kRecursiveDoubling})
     for (int n = 1; n <= 64; ++n)
       for (int r = 0; r < n; ++r)
         for (int p : algorithm_peers(a, r, n)) {
@@ -43,6 +44,22 @@ TEST_CASE("the peers an algorithm connects are symmetric, and are its neighbours
   CHECK(algorithm_peers(Algorithm::kRing, 0, 4) == std::vector<int>{1, 3});
   CHECK(algorithm_peers(Algorithm::kRing, 0, 1).empty());
   CHECK(algorithm_peers(Algorithm::kTree, 0, 2) == std::vector<int>{1});
+  // Recursive doubling over 6 ranks: 4 and 5 fold into 0 and 1, which also pair up.
+  CHECK(algorithm_peers(Algorithm::kRecursiveDoubling, 0, 6) == std::vector<int>{1, 2, 4});
+  CHECK(algorithm_peers(Algorithm::kRecursiveDoubling, 5, 6) == std::vector<int>{1});
+  CHECK(algorithm_peers(Algorithm::kRecursiveDoubling, 3, 6) == std::vector<int>{1, 2});
+}
+
+TEST_CASE("auto: recursive doubling for small AllReduces, each collective's default otherwise", "[registry]") {
+  const CollectiveDescriptor &ar = describe(CollectiveKind::kAllreduce), &ag = describe(CollectiveKind::kAllGather);
+  CHECK(shipped_algorithm(ar, 4, 8) == Algorithm::kRecursiveDoubling);
+  CHECK(shipped_algorithm(ar, 4, kShippedLatencyBytes) == Algorithm::kRecursiveDoubling);
+  CHECK(shipped_algorithm(ar, 4, kShippedLatencyBytes + 4) == Algorithm::kRing);
+  CHECK(shipped_algorithm(ar, 1, 8) == Algorithm::kRing);
+  CHECK(shipped_algorithm(ag, 4, 8) == Algorithm::kRing);
+  CHECK(ag.supports(Algorithm::kAuto));
+  CHECK(parse_algorithm("auto") == Algorithm::kAuto);
+  CHECK_THROWS_WITH(parse_algorithm("fast"), Catch::Contains("use auto, ring, tree or rd"));
 }
 
 TEST_CASE("count, padding, bus bandwidth and algorithms per collective", "[registry]") {

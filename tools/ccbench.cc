@@ -29,7 +29,11 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("--sizes", c.sizes, "Explicit size list, e.g. 1M,25M,64M (default: an LLM list 8 B..64 MiB)");
   run.add_option("-d,--dtype", c.dtype, "float, double, half, bfloat16, int32, int64, uint8")->capture_default_str();
   run.add_option("-o,--op", c.op, "sum, prod, min, max, avg")->capture_default_str();
-  run.add_option("--algo", c.algos, "ring, tree or ring,tree")->capture_default_str();
+  run.add_option("--algo", c.algos,
+                 "auto (per size: rd up to 32 KiB, then ring; the algo column says which ran), ring, tree, rd "
+                 "(recursive doubling), or a list of the last three to compare them")
+      ->capture_default_str();
+  run.add_flag("--tune", c.tune, "with --algo auto: time every algorithm at each size at start-up and run the fastest");
   run.add_option("--collective", c.collective, "allreduce, reduce_scatter, all_gather")->capture_default_str();
   run.add_option("--transport", c.transport.name, "tcp, ipoib (TCP over an IPoIB interface) or verbs")->check(CLI::IsMember({"tcp", "ipoib", "verbs"}))->capture_default_str();
   run.add_option("-n,--iters", c.iters, "Timed iterations per size (0: 1 GiB / size, 5..1000)")->check(CLI::Range(0, 100000000));

@@ -121,7 +121,7 @@ bootstrap::JobFingerprint RunCommand::fingerprint(int world_size) const {
     add_field(f, "-d", dtype);
   }
   add_field(f, "-o", op);
-  add_field(f, "--algo", algos);
+  add_field(f, "--algo", algos + (tune ? " (--tune)" : ""));
   add_field(f, "-n", or_auto(iters));
   add_field(f, "-w", warmup < 0 ? "auto" : std::to_string(warmup));
   add_field(f, "-c", std::to_string(check));
@@ -152,6 +152,8 @@ void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const 
   auto algorithms = algorithm_list();
   RunOptions o = run_options(algorithms.front());
   for (Algorithm a : algorithms) validate_algorithm(o.collective, a);
+  if (tune && algorithms.front() != Algorithm::kAuto)
+    throw_invalid("--tune measures what --algo auto chooses: drop --tune, or use --algo auto");
   if (!profiles.empty() && !trace.empty()) throw_invalid("--profile and --trace each describe a step: give one of them");
   if (trace_passes < 1) throw_invalid("--trace-passes must be at least 1");
   if (repeat < 1 || repeat > kMaxRepeat) throw_invalid("--repeat must be between 1 and " + std::to_string(kMaxRepeat));

@@ -52,7 +52,10 @@ std::vector<Algorithm> RunCommand::algorithm_list() const {
   std::vector<Algorithm> out;
   std::stringstream in(algos);
   for (std::string a; std::getline(in, a, ',');) out.push_back(parse_algorithm(a));
-  if (out.empty()) throw_invalid("--algo needs ring, tree or ring,tree");
+  if (out.empty()) throw_invalid("--algo needs auto, ring, tree, rd or a list of the last three");
+  if (out.size() > 1 && std::count(out.begin(), out.end(), Algorithm::kAuto) > 0)
+    throw_invalid("--algo auto runs one chosen algorithm per size and cannot be listed with others: "
+                  "compare algorithms with --algo ring,tree,rd");
   return out;
 }
 
@@ -60,6 +63,7 @@ RunOptions RunCommand::run_options(Algorithm a) const {
   RunOptions o;
   o.collective = find_collective(collective).kind;
   o.algorithm = a;
+  o.tune = tune;
   o.dtype = parse_dtype(dtype);
   o.op = parse_op(op);
   o.iters = iters;
@@ -151,8 +155,10 @@ static uint64_t run_sweeps(const RunCommand& cmd, Communicator& comm, Bootstrap&
       for (size_t i : order.indices(sizes.size(), pass)) {
         SizeResult r = runner.run(sizes[i]);
         wrong += r.wrong;
-        if (out.streaming()) out.table.row(r, o);
-        if (out.root) out.record.add(ResultRow{o, r, "", "", 0, ""});
+        RunOptions ran = o;
+        ran.algorithm = r.algorithm;  // what auto chose for this size
+        if (out.streaming()) out.table.row(r, ran);
+        if (out.root) out.record.add(ResultRow{ran, r, "", "", 0, ""});
       }
       if (out.streaming()) out.table.footer();
     }
@@ -162,7 +168,7 @@ static uint64_t run_sweeps(const RunCommand& cmd, Communicator& comm, Bootstrap&
     for (Algorithm a : cmd.algorithm_list()) {
       RunOptions o = cmd.run_options(a);
       print_medians(out, title(cmd, o, boot, comm.transport(), collective_name(o.collective)), false,
-                    [a](const Measurement& m) { return m.row.options.algorithm == a; });
+                    [a](const Measurement& m) { return a == Algorithm::kAuto || m.row.options.algorithm == a; });
     }
   return wrong;
 }

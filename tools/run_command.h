@@ -14,9 +14,10 @@ namespace ccb::cli {
 struct RunCommand {
   std::string min_bytes, max_bytes, sizes;
   double step_factor = 2;
-  std::string dtype = "float", op = "sum", algos = "ring,tree", collective = "allreduce";
+  std::string dtype = "float", op = "sum", algos = "auto", collective = "allreduce";
   int iters = 0, warmup = -1, check = 1;
   bool in_place = false;
+  bool tune = false;
   int np = 4;
   bool np_given = false;
   bool bind_cores = false;

@@ -1,8 +1,10 @@
 // AllReduce: every rank ends with the reduction of every rank's count elements. Its
-// algorithms are RingAllreduce (ring_allreduce.cc) and TreeAllreduce (tree_allreduce.cc).
+// algorithms are RingAllreduce (ring_allreduce.cc), TreeAllreduce (tree_allreduce.cc)
+// and RecursiveDoublingAllreduce (recursive_doubling.cc).
 #include <cstring>
 
 #include "algo/collectives.h"
+#include "algo/recursive_doubling.h"
 #include "algo/ring_allreduce.h"
 #include "algo/tree_allreduce.h"
 
@@ -10,8 +12,13 @@ namespace ccb {
 namespace {
 
 void run(Communicator& comm, const ChunkPolicy& chunks, Algorithm a, const CollectiveArgs& args) {
-  if (a == Algorithm::kTree) TreeAllreduce(comm, chunks).run(args);
-  else RingAllreduce(comm, chunks).run(args);
+  switch (a) {
+    case Algorithm::kTree: return TreeAllreduce(comm, chunks).run(args);
+    case Algorithm::kRecursiveDoubling: return RecursiveDoublingAllreduce(comm).run(args);
+    case Algorithm::kRing:
+    case Algorithm::kAuto: break;  // resolved by the runner before it gets here
+  }
+  RingAllreduce(comm, chunks).run(args);
 }
 
 void place_in_place(CollectiveArgs& a, int) { a.send = a.recv; }
@@ -30,7 +37,7 @@ const CollectiveDescriptor& allreduce_descriptor() {
       .kind = CollectiveKind::kAllreduce,
       .name = "allreduce",
       .trace_names = {"all_reduce"},
-      .algorithms = {Algorithm::kRing, Algorithm::kTree},
+      .algorithms = {Algorithm::kRing, Algorithm::kTree, Algorithm::kRecursiveDoubling},
       .reduces = true,
       .per_rank_parts = false,
       .busbw_factor = [](int n) { return n > 1 ? 2.0 * (n - 1) / n : 0.0; },

@@ -45,6 +45,9 @@ enum CollectiveTag : uint32_t {
   kTagAllGather = 0x300,
   kTagTreeUp = 0x400,    // + tree index
   kTagTreeDown = 0x500,  // + tree index
+  kTagDoubling = 0x600,  // + step: recursive doubling's exchanges (at most 31)
+  kTagDoublingFold = 0x6f0,
+  kTagDoublingUnfold = 0x6f1,
 };
 
 inline uint32_t ring_step_tag(size_t step) { return kTagRingAllreduce + static_cast<uint32_t>(step); }

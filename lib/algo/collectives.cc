@@ -5,6 +5,7 @@
 #include <string>
 
 #include "algo/binary_tree.h"
+#include "algo/recursive_doubling.h"
 #include "core/error.h"
 
 namespace ccb {
@@ -24,16 +25,24 @@ const std::vector<const CollectiveDescriptor*>& all_collectives() {
   return all;
 }
 
-std::string_view algorithm_name(Algorithm a) { return a == Algorithm::kRing ? "ring" : "tree"; }
+std::string_view algorithm_name(Algorithm a) {
+  switch (a) {
+    case Algorithm::kRing: return "ring";
+    case Algorithm::kTree: return "tree";
+    case Algorithm::kRecursiveDoubling: return "rd";
+    case Algorithm::kAuto: return "auto";
+  }
+  return "?";
+}
 
 Algorithm parse_algorithm(std::string_view s) {
-  if (s == "ring") return Algorithm::kRing;
-  if (s == "tree") return Algorithm::kTree;
-  throw_invalid("unknown algorithm '" + std::string(s) + "': use ring or tree");
+  for (Algorithm a : {Algorithm::kRing, Algorithm::kTree, Algorithm::kRecursiveDoubling, Algorithm::kAuto})
+    if (s == algorithm_name(a)) return a;
+  throw_invalid("unknown algorithm '" + std::string(s) + "': use auto, ring, tree or rd (recursive doubling)");
 }
 
 bool CollectiveDescriptor::supports(Algorithm a) const {
-  return std::find(algorithms.begin(), algorithms.end(), a) != algorithms.end();
+  return a == Algorithm::kAuto || std::find(algorithms.begin(), algorithms.end(), a) != algorithms.end();
 }
 
 uint64_t CollectiveDescriptor::unit_bytes(DataType t, int ranks) const {
@@ -69,6 +78,8 @@ std::vector<int> algorithm_peers(Algorithm a, int rank, int size) {
       if (node.parent >= 0) peers.insert(node.parent);
       peers.insert(node.children.begin(), node.children.end());
     }
+  if (size > 1 && a == Algorithm::kRecursiveDoubling)
+    for (int p : RecursiveDoublingAllreduce::peers(rank, size)) peers.insert(p);
   peers.erase(rank);
   return {peers.begin(), peers.end()};
 }

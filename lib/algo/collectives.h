@@ -16,7 +16,8 @@
 
 namespace ccb {
 
-enum class Algorithm { kRing, kTree };
+// kAuto is resolved per call (algo/algorithm_choice.h) and never runs as such.
+enum class Algorithm { kRing, kTree, kRecursiveDoubling, kAuto };
 std::string_view algorithm_name(Algorithm a);
 Algorithm parse_algorithm(std::string_view s);  // throws kInvalidArgument
 
@@ -39,7 +40,7 @@ struct CollectiveDescriptor {
   // Elements of the outputs that differ from the pattern's exact result.
   uint64_t (*check)(const CollectiveArgs& args, const PatternSpec& p, int rank) = nullptr;
 
-  bool supports(Algorithm a) const;
+  bool supports(Algorithm a) const;  // kAuto: always
   // A buffer size must be a multiple of this: one element, or one per rank.
   uint64_t unit_bytes(DataType t, int ranks) const;
   size_t count(uint64_t bytes, DataType t, int ranks) const;  // CollectiveArgs::count

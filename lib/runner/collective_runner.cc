@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sstream>
 
+#include "algo/algorithm_choice.h"
 #include "core/error.h"
 #include "metrics/bandwidth.h"
 #include "metrics/cpu_usage.h"
@@ -48,7 +50,7 @@ CollectiveArgs CollectiveRunner::args(size_t count) const {
 }
 
 void CollectiveRunner::run_once(size_t count) {
-  describe(opt_.collective).run(comm_, opt_.chunks, opt_.algorithm, args(count));
+  describe(opt_.collective).run(comm_, opt_.chunks, active_, args(count));
 }
 
 void CollectiveRunner::fill_inputs(size_t count, bool zero) {
@@ -62,7 +64,44 @@ uint64_t CollectiveRunner::check(size_t count) {
 // Every connection the algorithm needs, made before anything is timed (with -w 0 the
 // first timed call would otherwise pay the handshakes).
 void CollectiveRunner::connect_peers() {
-  for (int peer : algorithm_peers(opt_.algorithm, comm_.rank(), comm_.size())) comm_.peer(peer);
+  for (int peer : algorithm_peers(active_, comm_.rank(), comm_.size())) comm_.peer(peer);
+}
+
+// The algorithm for calls of `bytes`: the one asked for, or auto's choice.
+Algorithm CollectiveRunner::resolve(uint64_t bytes) {
+  if (opt_.algorithm != Algorithm::kAuto) return opt_.algorithm;
+  const CollectiveDescriptor& d = describe(opt_.collective);
+  if (!opt_.tune || d.algorithms.size() == 1 || comm_.size() == 1) return shipped_algorithm(d, comm_.size(), bytes);
+  auto it = tuned_.find(bytes);
+  if (it == tuned_.end()) it = tuned_.emplace(bytes, tune(bytes)).first;
+  return it->second;
+}
+
+// Each algorithm timed on zeros for a few calls; the one whose slowest rank was
+// fastest. Every rank sees the same times, so every rank chooses alike.
+Algorithm CollectiveRunner::tune(uint64_t bytes) {
+  const std::vector<Algorithm>& candidates = describe(opt_.collective).algorithms;
+  const size_t count = elements_per_rank(bytes);
+  fill_inputs(count, true);
+  const int calls = std::clamp(default_iters(bytes) / 10, 3, 20);
+  std::string mine;
+  for (Algorithm a : candidates) {
+    active_ = a;
+    connect_peers();
+    run_once(count);  // warm: first-touch and queue set-up are not the algorithm's
+    auto t0 = Clock::now();
+    for (int i = 0; i < calls; ++i) run_once(count);
+    mine += std::to_string(seconds_since(t0)) + ' ';
+  }
+  std::vector<double> slowest(candidates.size(), 0.0);
+  for (const std::string& theirs : bootstrap_.allgather(mine)) {
+    std::istringstream in(theirs);
+    for (double& t : slowest) {
+      double v = 0;
+      if (in >> v) t = std::max(t, v);
+    }
+  }
+  return candidates[static_cast<size_t>(std::min_element(slowest.begin(), slowest.end()) - slowest.begin())];
 }
 
 int CollectiveRunner::default_iters(uint64_t bytes) const {
@@ -74,6 +113,7 @@ uint64_t CollectiveRunner::prepare(uint64_t bytes) {
   validate_size(opt_.collective, opt_.dtype, comm_.size(), bytes);
   count_ = elements_per_rank(bytes);
   ensure_buffers(bytes);
+  active_ = resolve(bytes);
   connect_peers();
   uint64_t wrong = 0;
   if (opt_.check) {
@@ -91,6 +131,8 @@ void CollectiveRunner::resize(uint64_t bytes) {
   validate_size(opt_.collective, opt_.dtype, comm_.size(), bytes);
   count_ = elements_per_rank(bytes);
   if (ensure_buffers(bytes)) fill_inputs(count_, true);  // fresh memory may hold NaNs or denormals
+  active_ = resolve(bytes);
+  connect_peers();
 }
 
 double CollectiveRunner::time_one() {
@@ -111,6 +153,7 @@ SizeResult CollectiveRunner::run(uint64_t bytes) {
   RankReport mine;
   mine.wrong = prepare(bytes);
   res.count = count_;
+  res.algorithm = active_;
   for (int i = 0; i < warmup; ++i) run_once(count_);
 
   bootstrap_.barrier();

@@ -4,6 +4,7 @@
 // measurements combined: per iteration the slowest rank.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,7 +23,8 @@ namespace ccb {
 
 struct RunOptions {
   CollectiveKind collective = CollectiveKind::kAllreduce;
-  Algorithm algorithm = Algorithm::kRing;
+  Algorithm algorithm = Algorithm::kAuto;
+  bool tune = false;  // auto: measure each algorithm per size instead of the shipped table
   DataType dtype = DataType::kF32;
   ReduceOp op = ReduceOp::kSum;
   // 0 / -1: the peers' rule, 1 GiB / size clamped to 5..1000, warm-up a tenth (2..20).
@@ -39,6 +41,7 @@ std::string_view reduce_op_label(const RunOptions& o);
 
 struct SizeResult {
   uint64_t bytes = 0;   // the whole buffer, as nccl-tests' "size"
+  Algorithm algorithm = Algorithm::kRing;  // the one that ran (auto resolved)
   size_t count = 0;     // elements (per rank for reduce-scatter / all-gather)
   int iters = 0;
   double time_us = 0;   // max over ranks of the per-rank mean (nccl-tests' time)
@@ -68,6 +71,7 @@ class CollectiveRunner {
   void resize(uint64_t bytes);  // the size of later time_one() calls, inputs unchecked
   double time_one();
   uint64_t check_after_timing();  // out of place only; 0 otherwise
+  Algorithm active_algorithm() const { return active_; }  // of the prepared size
   int default_iters(uint64_t bytes) const;
   const LinkInfo& link() const { return link_; }
   double line_rate_gbps() const { return line_rate_; }
@@ -78,6 +82,8 @@ class CollectiveRunner {
   CollectiveArgs args(size_t count) const;
   void run_once(size_t count);
   void connect_peers();
+  Algorithm resolve(uint64_t bytes);
+  Algorithm tune(uint64_t bytes);
   uint64_t check(size_t count);
   void fill_inputs(size_t count, bool zero);
   size_t elements_per_rank(uint64_t bytes) const;
@@ -88,6 +94,8 @@ class CollectiveRunner {
   LinkInfo link_;
   double line_rate_ = 0;
   size_t count_ = 0;  // prepared size, in elements
+  Algorithm active_ = Algorithm::kRing;  // what run_once runs: never kAuto
+  std::map<uint64_t, Algorithm> tuned_;  // --tune's choice per size
   AlignedBuffer send_buf_, recv_buf_;
   MemoryRegionPtr send_mr_, recv_mr_;
 };

@@ -39,6 +39,7 @@ double run_profile(Communicator& comm, Bootstrap& boot, const Profile& p, const 
     CollectiveRunner runner(comm, boot, o);
     for (const ProfileEntry* e : entries) {
       ProfileRow row{*e, o, runner.run(padded_bytes(e->op, e->dtype, comm.size(), e->bytes))};
+      row.options.algorithm = row.result.algorithm;  // what auto chose for this entry
       step_us += static_cast<double>(e->count) * row.result.time_us;
       on_row(row);
     }

@@ -1,0 +1,11 @@
+#include "algo/algorithm_choice.h"
+
+namespace ccb {
+
+Algorithm shipped_algorithm(const CollectiveDescriptor& d, int world, uint64_t bytes) {
+  if (world > 1 && bytes <= kShippedLatencyBytes && d.supports(Algorithm::kRecursiveDoubling))
+    return Algorithm::kRecursiveDoubling;
+  return d.algorithms.front();
+}
+
+}  // namespace ccb

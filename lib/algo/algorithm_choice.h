@@ -1,0 +1,20 @@
+// What `--algo auto` runs: per collective, world size and message size, one concrete
+// algorithm. The shipped table comes from sweeps over loopback TCP and the shaped
+// 2 Gbit/s cluster (results/2026-12-04-algo-auto); `--tune` replaces it with what this
+// job measures at start-up (runner/algorithm_tuner.h). Every rank must choose alike, so
+// the choice is a pure function of what every rank knows.
+#pragma once
+#include <cstdint>
+
+#include "algo/collectives.h"
+
+namespace ccb {
+
+// Up to this many bytes recursive doubling's log2(n) whole-buffer exchanges beat the
+// ring's 2(n-1) latency-bound steps; above it the ring's bandwidth wins.
+inline constexpr uint64_t kShippedLatencyBytes = 32 * 1024;
+
+// The shipped choice for one call; never kAuto.
+Algorithm shipped_algorithm(const CollectiveDescriptor& d, int world, uint64_t bytes);
+
+}  // namespace ccb
