@@ -3,13 +3,15 @@
 // placements on pseudo-random data, and compares with a serial reference:
 //  - integers and min/max: bit-exact;
 //  - floating-point sums: |got - ref| <= 2 * n * u * sum(|x_i|) + tiny, where u is the
-//    unit roundoff of the type (2^-24 f32, 2^-53 f64, 2^-11 f16, 2^-8 bf16): the classic
+//    unit roundoff of the type (2^-24 f32, 2^-53 f64, 2^-11 f16, 2^-8 bf16, 2^-4 f8e4m3,
+//    2^-3 f8e5m2): the classic
 //    bound for n-1 rounded additions in any order, doubled because the double-precision
 //    reference rounds too (it matters for f64). Products: the same with |ref| in place of
 //    sum(|x_i|), on inputs in [-2, 2] so they stay finite. avg adds one rounding of the
 //    division. Every bound also allows the type's smallest normal number, for results
 //    that underflow into the subnormal range (f16 products of 8 small factors do).
 // Prints one line per failure and "N passed, M failed"; exits 1 on any failure.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -35,6 +37,8 @@ double unit_roundoff(DataType t) {
     case DataType::kF64: return std::ldexp(1.0, -53);
     case DataType::kF16: return std::ldexp(1.0, -11);
     case DataType::kBF16: return std::ldexp(1.0, -8);
+    case DataType::kF8E4M3: return std::ldexp(1.0, -4);
+    case DataType::kF8E5M2: return std::ldexp(1.0, -3);
     default: return 0;
   }
 }
@@ -43,6 +47,8 @@ double smallest_normal(DataType t) {
   switch (t) {
     case DataType::kF16: return std::ldexp(1.0, -14);
     case DataType::kF64: return std::ldexp(1.0, -1022);
+    case DataType::kF8E4M3: return std::ldexp(1.0, -6);
+    case DataType::kF8E5M2: return std::ldexp(1.0, -14);
     default: return std::ldexp(1.0, -126);
   }
 }
@@ -140,6 +146,66 @@ struct Matrix {
     record(bad == 0, "all_gather count=" + std::to_string(count) + " " + std::string(dtype_name(t)) +
                          (in_place ? " in-place" : "") + ": " + std::to_string(bad) + " ranks' segments wrong");
   }
+
+  // Broadcast and reduce from `root`: broadcast's every output is the root's input; the
+  // root's reduce output is the reduction, and in place the others' inputs are untouched.
+  void rooted(CollectiveKind kind, size_t count, DataType t, ReduceOp op, Algorithm algo, int root, bool in_place,
+              const std::vector<std::vector<char>>& in) {
+    const size_t es = dtype_size(t);
+    const int r = comm.rank();
+    std::vector<char> send(in[r].begin(), in[r].end()), recv(send.size(), 0);
+    auto smr = comm.transport().register_memory(send.data(), send.size());
+    auto rmr = comm.transport().register_memory(recv.data(), recv.size());
+    CollectiveArgs a{{smr.get(), 0}, {rmr.get(), 0}, count, t, op, root};
+    if (in_place) a.recv = a.send;
+    describe(kind).run(comm, chunks, algo, a);
+    const char* out = in_place ? send.data() : recv.data();
+    size_t bad = 0;
+    for (size_t i = 0; i < count; ++i) {
+      if (kind == CollectiveKind::kBroadcast) bad += std::memcmp(out + i * es, in[root].data() + i * es, es) != 0;
+      else if (r == root) bad += !element_ok(out + i * es, in, i, t, op);
+      else if (in_place) bad += std::memcmp(out + i * es, in[r].data() + i * es, es) != 0;
+    }
+    record(bad == 0, std::string(collective_name(kind)) + " " + std::string(algorithm_name(algo)) + " root=" +
+                         std::to_string(root) + " count=" + std::to_string(count) + " " + std::string(dtype_name(t)) + " " +
+                         std::string(op_name(op)) + (in_place ? " in-place" : "") + ": " + std::to_string(bad) + " wrong");
+  }
+
+  // All-to-all: part j of the output is part r of rank j's input.
+  void all_to_all(size_t count, DataType t, bool in_place, const std::vector<std::vector<char>>& in) {
+    const size_t part = count * dtype_size(t);
+    const int r = comm.rank(), n = comm.size();
+    std::vector<char> send(in[r].begin(), in[r].end()), recv(send.size(), 0);
+    auto smr = comm.transport().register_memory(send.data(), send.size());
+    auto rmr = comm.transport().register_memory(recv.data(), recv.size());
+    CollectiveArgs a{{smr.get(), 0}, {rmr.get(), 0}, count, t, ReduceOp::kSum};
+    if (in_place) a.recv = a.send;
+    describe(CollectiveKind::kAllToAll).run(comm, chunks, Algorithm::kRing, a);
+    const char* out = in_place ? send.data() : recv.data();
+    size_t bad = 0;
+    for (int j = 0; j < n; ++j) bad += std::memcmp(out + j * part, in[j].data() + r * part, part) != 0;
+    record(bad == 0, "all_to_all count=" + std::to_string(count) + " " + std::string(dtype_name(t)) +
+                         (in_place ? " in-place" : "") + ": " + std::to_string(bad) + " parts wrong");
+  }
+
+  // Send/recv over `send_to` (null: r -> r+1): the output is the sender's input.
+  void send_recv(size_t count, DataType t, bool in_place, const std::vector<int>* send_to,
+                 const std::vector<std::vector<char>>& in) {
+    const size_t bytes = count * dtype_size(t);
+    const int r = comm.rank(), n = comm.size();
+    int from = (r + n - 1) % n;
+    if (send_to) from = static_cast<int>(std::find(send_to->begin(), send_to->end(), r) - send_to->begin());
+    std::vector<char> send(in[r].begin(), in[r].end()), recv(send.size(), 0);
+    auto smr = comm.transport().register_memory(send.data(), send.size());
+    auto rmr = comm.transport().register_memory(recv.data(), recv.size());
+    CollectiveArgs a{{smr.get(), 0}, {rmr.get(), 0}, count, t, ReduceOp::kSum, 0, send_to};
+    if (in_place) a.recv = a.send;
+    describe(CollectiveKind::kSendRecv).run(comm, chunks, Algorithm::kRing, a);
+    const char* out = in_place ? send.data() : recv.data();
+    record(std::memcmp(out, in[from].data(), bytes) == 0,
+           "send_recv count=" + std::to_string(count) + " " + std::string(dtype_name(t)) + (send_to ? " mapped" : "") +
+               (in_place ? " in-place" : "") + " from rank " + std::to_string(from));
+  }
 };
 
 // `large` is the odd count that spans many chunks: 1048579 normally; smaller where
@@ -147,9 +213,36 @@ struct Matrix {
 // Every algorithm the registry lists for AllReduce is tested, a new one included.
 const std::vector<Algorithm>& kAllreduceAlgorithms = describe(CollectiveKind::kAllreduce).algorithms;
 
-void full_matrix(Matrix& m, size_t large) {
+// Broadcast and reduce from roots 0, the last rank and one in the middle, over both
+// shapes; send/recv to r+1 and over a permutation with fixed points (r -> n-1-r).
+void rooted_and_point_to_point(Matrix& m, DataType t, size_t large) {
+  const int n = m.comm.size();
+  std::vector<int> reversed;
+  for (int r = 0; r < n; ++r) reversed.push_back(n - 1 - r);
+  bool in_place = false;
+  for (size_t count : {size_t{0}, size_t{1}, size_t{7}, size_t{1023}, large / 16 + 1}) {
+    auto in = m.inputs(count, t);
+    for (int root : {0, n - 1, n / 2})
+      for (Algorithm algo : describe(CollectiveKind::kBroadcast).algorithms) {
+        m.rooted(CollectiveKind::kBroadcast, count, t, ReduceOp::kSum, algo, root, in_place = !in_place, in);
+        for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax})
+          m.rooted(CollectiveKind::kReduce, count, t, op, algo, root, in_place, in);
+      }
+    for (bool place : {false, true}) {
+      m.send_recv(count, t, place, nullptr, in);
+      m.send_recv(count, t, place, &reversed, in);
+    }
+  }
+}
+
+// The types nccl-tests added later (int8, uint32, uint64, fp8) run the pipelines of the
+// types of their width; a smaller large count for them keeps the matrix within CI's time.
+bool added_type(DataType t) { return static_cast<size_t>(t) >= static_cast<size_t>(DataType::kI8); }
+
+void full_matrix(Matrix& m, size_t large_count) {
   const int n = m.comm.size();
   for (DataType t : all_dtypes()) {
+    const size_t large = added_type(t) ? large_count / 8 + 1 : large_count;
     for (size_t count : {size_t{0}, size_t{1}, size_t{7}, size_t{1023}, large}) {
       auto in = m.inputs(count, t);
       for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax})
@@ -166,8 +259,10 @@ void full_matrix(Matrix& m, size_t large) {
       for (bool in_place : {false, true}) {
         m.reduce_scatter(count, t, ReduceOp::kSum, in_place, in);
         m.all_gather(count, t, in_place, in);
+        m.all_to_all(count, t, in_place, in);
       }
     }
+    rooted_and_point_to_point(m, t, large);
   }
 }
 
@@ -197,6 +292,10 @@ int main(int argc, char** argv) {
           auto rs = m.inputs(count * comm.size(), t);
           m.reduce_scatter(count, t, ReduceOp::kSum, false, rs);
           m.all_gather(count, t, true, rs);
+          if (comm.size() <= 16) m.all_to_all(count, t, count % 2 == 1, rs);  // 64 ranks: 4032 connections
+          m.rooted(CollectiveKind::kBroadcast, count, t, ReduceOp::kSum, Algorithm::kTree, comm.size() - 1, false, in);
+          m.rooted(CollectiveKind::kReduce, count, t, ReduceOp::kSum, Algorithm::kRing, comm.size() / 2, true, in);
+          m.send_recv(count, t, false, nullptr, in);
         }
     } else {
       full_matrix(m, mode == "medium" ? 65539 : 1048579);

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <random>
 
+#include "core/fp8.h"
 #include "core/half.h"
 #include "algo/data_pattern.h"
 
@@ -71,6 +72,18 @@ void reference_reduce(void* out, const void* a, const void* b, size_t n, DataTyp
     case DataType::kI32: ints<int32_t>(out, a, b, n, op); break;
     case DataType::kI64: ints<int64_t>(out, a, b, n, op); break;
     case DataType::kU8: ints<uint8_t>(out, a, b, n, op); break;
+    case DataType::kI8: ints<int8_t>(out, a, b, n, op); break;
+    case DataType::kU32: ints<uint32_t>(out, a, b, n, op); break;
+    case DataType::kU64: ints<uint64_t>(out, a, b, n, op); break;
+    case DataType::kF8E4M3:
+    case DataType::kF8E5M2: {
+      const Fp8Format& f = t == DataType::kF8E4M3 ? kE4M3 : kE5M2;
+      auto* o8 = static_cast<uint8_t*>(out);
+      const auto* a8 = static_cast<const uint8_t*>(a);
+      const auto* b8 = static_cast<const uint8_t*>(b);
+      for (size_t i = 0; i < n; ++i) o8[i] = f32_to_fp8(float_op(fp8_to_f32(a8[i], f), fp8_to_f32(b8[i], f), op), f);
+      break;
+    }
   }
 }
 

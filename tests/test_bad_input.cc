@@ -162,3 +162,30 @@ TEST_CASE("as root, --json /dev/null leaves /dev/null a character device", "[cli
   CHECK_THAT(r.output, Catch::Contains("character special file"));
   CHECK(is_char_device("/dev/null"));
 }
+
+TEST_CASE("a root outside the world, a peer map that is not a permutation: one line, exit 2", "[cli][errors]") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  for (const Case& c : {
+           Case{{"--collective", "broadcast", "--root", "2"}, "--root 2 is outside the world of 2 ranks: use 0..1"},
+           Case{{"--collective", "reduce", "--root", "-1"}, "--root -1 is outside the world of 2 ranks"},
+           Case{{"--collective", "allreduce", "--root", "1"}, "--root applies to broadcast and reduce, not allreduce"},
+           Case{{"--collective", "send_recv", "--peer-map", "1,1"}, "--peer-map 1,1 is not a permutation of 0..1"},
+           Case{{"--collective", "send_recv", "--peer-map", "1,0,2"}, "--peer-map has 3 entries for a world of 2 ranks"},
+           Case{{"--collective", "send_recv", "--peer-map", "1,x"}, "must list one rank number per rank"},
+           Case{{"--collective", "send_recv", "--peer-map", "0,99999999999"}, "must list one rank number per rank"},
+           Case{{"--collective", "all_to_all", "--peer-map", "1,0"}, "--peer-map applies to send_recv, not all_to_all"},
+           Case{{"--collective", "gather"}, "unknown collective 'gather'"},
+           Case{{"--collective", "broadcast", "--algo", "rd"}, "the rd algorithm does not exist for broadcast"},
+       }) {
+    auto args = ccbench({"run", "--np", "2", "--timeout", "30", "--sizes", "1K"});
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    ProcessResult r = run_process(args);
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains(c.says));
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  }
+}

@@ -2,9 +2,11 @@
 // algorithm connects before timing symmetric (both ends of a connection ask for it),
 // and the count, padding and bandwidth rules each collective states.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <set>
 
 #include "algo/algorithm_choice.h"
+#include "algo/binary_tree.h"
 #include "algo/collectives.h"
 #include "core/error.h"
 
@@ -28,7 +30,10 @@ TEST_CASE("every collective has a complete descriptor, found by its names", "[re
       CHECK(&find_collective(alias) == d);
     }
   }
-  CHECK_THROWS_WITH(find_collective("broadcast"), Catch::Contains("use allreduce, reduce_scatter, all_gather"));
+  CHECK_THROWS_WITH(find_collective("gather"),
+                    Catch::Contains("use allreduce, reduce_scatter, all_gather, broadcast, reduce, all_to_all, send_recv"));
+  CHECK(find_collective("alltoall").kind == CollectiveKind::kAllToAll);
+  CHECK(find_collective("sendrecv").kind == CollectiveKind::kSendRecv);
 }
 
 TEST_CASE("the peers an algorithm connects are symmetric, and are its neighbours", "[registry]") {
@@ -50,6 +55,45 @@ TEST_CASE("the peers an algorithm connects are symmetric, and are its neighbours
   CHECK(algorithm_peers(Algorithm::kRecursiveDoubling, 3, 6) == std::vector<int>{1, 2});
 }
 
+TEST_CASE("every call's peers are symmetric: rooted trees and chains, all-to-all, send/recv maps", "[registry]") {
+  for (const CollectiveDescriptor* d : all_collectives())
+    for (Algorithm a : d->algorithms)
+      for (int n = 1; n <= 17; ++n)
+        for (int root : {0, n / 2, n - 1}) {
+          std::vector<int> shift;  // r -> r+2: a permutation that is not the default
+          for (int r = 0; r < n; ++r) shift.push_back((r + 2) % n);
+          CollectiveArgs args{{}, {}, 1, DataType::kF32, ReduceOp::kSum, root, &shift};
+          for (int r = 0; r < n; ++r)
+            for (int p : call_peers(*d, a, args, r, n)) {
+              INFO(d->name << " " << algorithm_name(a) << " n=" << n << " root " << root << " rank " << r << " peer " << p);
+              CHECK((p >= 0 && p < n && p != r));
+              std::vector<int> back = call_peers(*d, a, args, p, n);
+              CHECK(std::find(back.begin(), back.end(), r) != back.end());
+            }
+        }
+}
+
+TEST_CASE("rooted trees: the chain visits every rank from the root, the tree spans them", "[registry]") {
+  for (int n = 1; n <= 33; ++n)
+    for (int root = 0; root < n; ++root)
+      for (bool chain : {true, false}) {
+        INFO("n=" << n << " root " << root << (chain ? " chain" : " tree"));
+        std::vector<int> reached{root}, todo{root};
+        CHECK(rooted_tree_node(n, root, root, chain).parent == -1);
+        while (!todo.empty()) {
+          int at = todo.back();
+          todo.pop_back();
+          for (int c : rooted_tree_node(n, at, root, chain).children) {
+            CHECK(rooted_tree_node(n, c, root, chain).parent == at);
+            reached.push_back(c);
+            todo.push_back(c);
+          }
+        }
+        CHECK(reached.size() == static_cast<size_t>(n));
+        CHECK(std::set<int>(reached.begin(), reached.end()).size() == static_cast<size_t>(n));
+      }
+}
+
 TEST_CASE("auto: recursive doubling for small AllReduces, each collective's default otherwise", "[registry]") {
   const CollectiveDescriptor &ar = describe(CollectiveKind::kAllreduce), &ag = describe(CollectiveKind::kAllGather);
   CHECK(shipped_algorithm(ar, 4, 8) == Algorithm::kRecursiveDoubling);
@@ -57,6 +101,9 @@ TEST_CASE("auto: recursive doubling for small AllReduces, each collective's defa
   CHECK(shipped_algorithm(ar, 4, kShippedLatencyBytes + 4) == Algorithm::kRing);
   CHECK(shipped_algorithm(ar, 1, 8) == Algorithm::kRing);
   CHECK(shipped_algorithm(ag, 4, 8) == Algorithm::kRing);
+  const CollectiveDescriptor& bc = describe(CollectiveKind::kBroadcast);
+  CHECK(shipped_algorithm(bc, 4, 8) == Algorithm::kTree);
+  CHECK(shipped_algorithm(bc, 4, 64 << 20) == Algorithm::kRing);
   CHECK(ag.supports(Algorithm::kAuto));
   CHECK(parse_algorithm("auto") == Algorithm::kAuto);
   CHECK_THROWS_WITH(parse_algorithm("fast"), Catch::Contains("use auto, ring, tree or rd"));
@@ -71,6 +118,12 @@ TEST_CASE("count, padding, bus bandwidth and algorithms per collective", "[regis
   CHECK(ar.busbw_factor(4) == Approx(1.5));
   CHECK(rs.busbw_factor(4) == Approx(0.75));
   CHECK(ar.supports(Algorithm::kTree));
+  // nccl-tests' factors for the rest: 1 for broadcast, reduce and send/recv, (n-1)/n for all-to-all.
+  CHECK(describe(CollectiveKind::kBroadcast).busbw_factor(8) == 1.0);
+  CHECK(describe(CollectiveKind::kReduce).busbw_factor(8) == 1.0);
+  CHECK(describe(CollectiveKind::kSendRecv).busbw_factor(8) == 1.0);
+  CHECK(describe(CollectiveKind::kAllToAll).busbw_factor(4) == Approx(0.75));
+  CHECK(describe(CollectiveKind::kAllToAll).count(4096, DataType::kF32, 4) == 256);  // per peer
   CHECK_FALSE(ag.supports(Algorithm::kTree));
   CHECK_FALSE(ag.reduces);
   CHECK_THROWS_WITH(validate_algorithm(CollectiveKind::kReduceScatter, Algorithm::kTree), Catch::Contains("--algo ring"));

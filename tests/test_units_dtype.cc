@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <tuple>
 
 #include "core/dtype.h"
 #include "core/error.h"
@@ -26,6 +27,20 @@ TEST_CASE("types and operators parse by nccl-tests' names and short names", "[dt
   CHECK(parse_dtype("bf16") == DataType::kBF16);
   CHECK(parse_dtype("half") == DataType::kF16);
   CHECK(dtype_size(DataType::kI64) == 8);
+  // nccl-tests' twelve types, by its names.
+  for (auto [name, type, size] : {std::tuple{"int8", DataType::kI8, 1}, {"uint8", DataType::kU8, 1},
+                                  {"int32", DataType::kI32, 4}, {"uint32", DataType::kU32, 4},
+                                  {"int64", DataType::kI64, 8}, {"uint64", DataType::kU64, 8},
+                                  {"half", DataType::kF16, 2}, {"float", DataType::kF32, 4},
+                                  {"double", DataType::kF64, 8}, {"bfloat16", DataType::kBF16, 2},
+                                  {"f8e4m3", DataType::kF8E4M3, 1}, {"f8e5m2", DataType::kF8E5M2, 1}}) {
+    CHECK(parse_dtype(name) == type);
+    CHECK(dtype_name(type) == name);
+    CHECK(dtype_size(type) == static_cast<size_t>(size));
+  }
+  CHECK(all_dtypes().size() == kDataTypeCount);
+  CHECK(is_signed(DataType::kI8));
+  CHECK_FALSE(is_signed(DataType::kU64));
   CHECK(parse_op("avg") == ReduceOp::kAvg);
   CHECK_THROWS_WITH(parse_dtype("float8"), Catch::Contains("unknown data type"));
   CHECK_THROWS_WITH(parse_op("xor"), Catch::Contains("unknown reduce op"));

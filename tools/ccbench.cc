@@ -34,7 +34,12 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
                  "(recursive doubling), or a list of the last three to compare them")
       ->capture_default_str();
   run.add_flag("--tune", c.tune, "with --algo auto: time every algorithm at each size at start-up and run the fastest");
-  run.add_option("--collective", c.collective, "allreduce, reduce_scatter, all_gather")->capture_default_str();
+  run.add_option("--collective", c.collective,
+                 "allreduce, reduce_scatter, all_gather, broadcast, reduce, all_to_all, send_recv")
+      ->capture_default_str();
+  run.add_option("--root", c.root, "broadcast and reduce: the root rank")->capture_default_str();
+  run.add_option("--peer-map", c.peer_map,
+                 "send_recv: rank r sends to the r-th entry, a permutation of the ranks (default: r+1)");
   run.add_option("--transport", c.transport.name, "tcp, ipoib (TCP over an IPoIB interface) or verbs")->check(CLI::IsMember({"tcp", "ipoib", "verbs"}))->capture_default_str();
   run.add_option("-n,--iters", c.iters, "Timed iterations per size (0: 1 GiB / size, 5..1000)")->check(CLI::Range(0, 100000000));
   run.add_option("-w,--warmup", c.warmup, "Warm-up iterations per size (default iters/10, 2..20)")->check(CLI::Range(-1, 1000000));

@@ -121,6 +121,8 @@ bootstrap::JobFingerprint RunCommand::fingerprint(int world_size) const {
     add_field(f, "-d", dtype);
   }
   add_field(f, "-o", op);
+  add_field(f, "--root", std::to_string(root));
+  add_field(f, "--peer-map", peer_map.empty() ? "r+1" : peer_map);
   add_field(f, "--algo", algos + (tune ? " (--tune)" : ""));
   add_field(f, "-n", or_auto(iters));
   add_field(f, "-w", warmup < 0 ? "auto" : std::to_string(warmup));
@@ -140,6 +142,26 @@ bootstrap::JobFingerprint RunCommand::fingerprint(int world_size) const {
   return f;
 }
 
+// --root and --peer-map: only where the collective takes them, and within the world.
+static void check_root_and_peer_map(const RunCommand& c, const CollectiveDescriptor& d, int world) {
+  const std::string name(d.name), last = std::to_string(world - 1);
+  if (c.root != 0 && !d.rooted) throw_invalid("--root applies to broadcast and reduce, not " + name + ": drop --root");
+  if (d.rooted && (c.root < 0 || c.root >= world))
+    throw_invalid("--root " + std::to_string(c.root) + " is outside the world of " + std::to_string(world) + " ranks: use 0.." + last);
+  if (c.peer_map.empty()) return;
+  if (!d.permuted) throw_invalid("--peer-map applies to send_recv, not " + name + ": drop --peer-map");
+  const std::vector<int> map = c.peer_map_list();
+  if (map.size() != static_cast<size_t>(world))
+    throw_invalid("--peer-map has " + std::to_string(map.size()) + " entries for a world of " + std::to_string(world) +
+                  " ranks: give one per rank");
+  std::vector<bool> seen(static_cast<size_t>(world), false);
+  for (int r : map) {
+    if (r >= world || seen[static_cast<size_t>(r)])
+      throw_invalid("--peer-map " + c.peer_map + " is not a permutation of 0.." + last + ": list each rank once");
+    seen[static_cast<size_t>(r)] = true;
+  }
+}
+
 void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const {
   if (!std::isfinite(timeout_s) || timeout_s <= 0 || timeout_s > kMaxTimeoutS)
     throw_invalid("--timeout must be a number of seconds above 0 and at most 86400");
@@ -152,6 +174,7 @@ void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const 
   auto algorithms = algorithm_list();
   RunOptions o = run_options(algorithms.front());
   for (Algorithm a : algorithms) validate_algorithm(o.collective, a);
+  check_root_and_peer_map(*this, describe(o.collective), world);
   if (tune && algorithms.front() != Algorithm::kAuto)
     throw_invalid("--tune measures what --algo auto chooses: drop --tune, or use --algo auto");
   if (!profiles.empty() && !trace.empty()) throw_invalid("--profile and --trace each describe a step: give one of them");

@@ -28,6 +28,7 @@ namespace ccb::cli {
 // bucket and 25 MiB buckets, tensor-parallel activations of 16-64 MiB).
 static const char* kLlmSizes = "8,64K,1M,4M,16M,25M,64M";
 static constexpr size_t kMaxSizes = 1000;
+static constexpr size_t kMaxPeerMapEntries = 1 << 20;  // more entries than any world can have
 
 std::vector<uint64_t> RunCommand::size_list() const {
   if (!sizes.empty()) return parse_byte_list(sizes);
@@ -59,11 +60,31 @@ std::vector<Algorithm> RunCommand::algorithm_list() const {
   return out;
 }
 
+std::vector<int> RunCommand::peer_map_list() const {
+  std::vector<int> out;
+  std::stringstream in(peer_map);
+  for (std::string entry; std::getline(in, entry, ',');) {
+    size_t used = 0;
+    int rank = -1;
+    try {
+      rank = std::stoi(entry, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != entry.size() || rank < 0 || out.size() >= kMaxPeerMapEntries)
+      throw_invalid("--peer-map '" + peer_map + "' must list one rank number per rank, e.g. --peer-map 1,2,0");
+    out.push_back(rank);
+  }
+  return out;
+}
+
 RunOptions RunCommand::run_options(Algorithm a) const {
   RunOptions o;
   o.collective = find_collective(collective).kind;
   o.algorithm = a;
   o.tune = tune;
+  o.root = root;
+  o.peer_map = peer_map_list();
   o.dtype = parse_dtype(dtype);
   o.op = parse_op(op);
   o.iters = iters;

@@ -18,6 +18,8 @@ struct RunCommand {
   int iters = 0, warmup = -1, check = 1;
   bool in_place = false;
   bool tune = false;
+  int root = 0;                          // --root: broadcast and reduce
+  std::string peer_map;                  // --peer-map: send/recv's permutation, "1,2,0"
   int np = 4;
   bool np_given = false;
   bool bind_cores = false;
@@ -44,6 +46,8 @@ struct RunCommand {
   std::vector<uint64_t> size_list() const;
   std::vector<Algorithm> algorithm_list() const;
   RunOptions run_options(Algorithm a) const;
+  // --peer-map's entries (empty when not given); validate() checks it is a permutation.
+  std::vector<int> peer_map_list() const;
   std::vector<Profile> profile_list() const;
   // What every rank of the job must agree on, for the store to check (store_hello.h).
   bootstrap::JobFingerprint fingerprint(int world_size) const;

@@ -3,8 +3,7 @@
 namespace ccb {
 
 Algorithm shipped_algorithm(const CollectiveDescriptor& d, int world, uint64_t bytes) {
-  if (world > 1 && bytes <= kShippedLatencyBytes && d.supports(Algorithm::kRecursiveDoubling))
-    return Algorithm::kRecursiveDoubling;
+  if (world > 1 && bytes <= kShippedLatencyBytes && d.small_messages != Algorithm::kAuto) return d.small_messages;
   return d.algorithms.front();
 }
 

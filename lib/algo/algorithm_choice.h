@@ -10,9 +10,11 @@
 
 namespace ccb {
 
-// Up to this many bytes recursive doubling's log2(n) whole-buffer exchanges beat the
-// ring's 2(n-1) latency-bound steps; above it the ring's bandwidth wins.
-inline constexpr uint64_t kShippedLatencyBytes = 32 * 1024;
+// Up to this many bytes a collective's small-message algorithm runs (AllReduce's
+// recursive doubling: log2(n) whole-buffer exchanges instead of the ring's 2(n-1)
+// latency-bound steps; the binary tree for broadcast and reduce instead of the chain's
+// n-1 hops); above it the default's bandwidth wins.
+inline constexpr uint64_t kShippedLatencyBytes = 64 * 1024;
 
 // The shipped choice for one call; never kAuto.
 Algorithm shipped_algorithm(const CollectiveDescriptor& d, int world, uint64_t bytes);

@@ -21,13 +21,6 @@ void run(Communicator& comm, const ChunkPolicy& chunks, Algorithm a, const Colle
   RingAllreduce(comm, chunks).run(args);
 }
 
-void place_in_place(CollectiveArgs& a, int) { a.send = a.recv; }
-
-void fill(const CollectiveArgs& a, const PatternSpec& p, int rank, bool zeros) {
-  if (zeros) std::memset(a.send.data(), 0, a.count * dtype_size(a.dtype));
-  else fill_pattern(a.send.data(), a.count, 0, p, rank);
-}
-
 uint64_t check(const CollectiveArgs& a, const PatternSpec& p, int) { return count_wrong(a.recv.data(), a.count, 0, p); }
 
 }  // namespace
@@ -38,12 +31,13 @@ const CollectiveDescriptor& allreduce_descriptor() {
       .name = "allreduce",
       .trace_names = {"all_reduce"},
       .algorithms = {Algorithm::kRing, Algorithm::kTree, Algorithm::kRecursiveDoubling},
+      .small_messages = Algorithm::kRecursiveDoubling,
       .reduces = true,
       .per_rank_parts = false,
       .busbw_factor = [](int n) { return n > 1 ? 2.0 * (n - 1) / n : 0.0; },
       .run = run,
-      .place_in_place = place_in_place,
-      .fill = fill,
+      .place_in_place = place_one_buffer,
+      .fill = fill_own_input,
       .check = check,
   };
   return d;

@@ -57,4 +57,24 @@ TreeNode double_tree_node(int n, int rank, int tree) {
   return t;
 }
 
+std::vector<int> neighbours(TreeNode node) {
+  if (node.parent >= 0) node.children.push_back(node.parent);
+  return node.children;
+}
+
+TreeNode rooted_tree_node(int n, int rank, int root, bool chain) {
+  const int v = (rank - root + n) % n;
+  auto real = [&](int virt) { return (virt + root) % n; };
+  TreeNode t;
+  if (chain) {
+    if (v > 0) t.parent = real(v - 1);
+    if (v + 1 < n) t.children.push_back(real(v + 1));
+    return t;
+  }
+  t = binary_tree_node(n, v);
+  if (t.parent >= 0) t.parent = real(t.parent);
+  for (int& c : t.children) c = real(c);
+  return t;
+}
+
 }  // namespace ccb

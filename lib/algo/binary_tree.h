@@ -15,5 +15,10 @@ struct TreeNode {
 
 TreeNode binary_tree_node(int n, int rank);                // tree 0
 TreeNode double_tree_node(int n, int rank, int tree);      // tree 0 or 1
+// For the rooted collectives (broadcast, reduce): tree 0 over ranks renamed so that
+// `root` is 0, or, with `chain`, the path root, root+1, ..., root-1 (each link carries
+// the message once: the pipelined shape for large messages).
+TreeNode rooted_tree_node(int n, int rank, int root, bool chain);
+std::vector<int> neighbours(TreeNode node);  // parent and children
 
 }  // namespace ccb

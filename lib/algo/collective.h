@@ -2,6 +2,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/dtype.h"
 #include "transport/transport.h"
@@ -19,14 +20,18 @@ struct BufferRef {
 //   allreduce: elements in send and in recv;
 //   reduce-scatter: elements each rank receives (send holds size x count);
 //   all-gather: elements each rank sends (recv holds size x count).
-// In-place: send == recv for allreduce; for reduce-scatter recv = send + rank x count;
-// for all-gather send = recv + rank x count.
+//   broadcast, reduce, send/recv: elements in send and in recv;
+//   all-to-all: elements each rank sends to each rank (send and recv hold size x count).
+// In-place: send == recv for allreduce, broadcast, reduce, all-to-all and send/recv;
+// for reduce-scatter recv = send + rank x count; for all-gather send = recv + rank x count.
 struct CollectiveArgs {
   BufferRef send;
   BufferRef recv;
   size_t count = 0;
   DataType dtype = DataType::kF32;
   ReduceOp op = ReduceOp::kSum;
+  int root = 0;                             // broadcast and reduce
+  const std::vector<int>* send_to = nullptr;  // send/recv: rank r sends to (*send_to)[r]; null: r + 1
 };
 
 // Count 0, or a single rank (a copy when out of place): true when nothing else is left to do.
@@ -48,6 +53,10 @@ enum CollectiveTag : uint32_t {
   kTagDoubling = 0x600,  // + step: recursive doubling's exchanges (at most 31)
   kTagDoublingFold = 0x6f0,
   kTagDoublingUnfold = 0x6f1,
+  kTagBroadcast = 0x700,
+  kTagReduce = 0x800,
+  kTagAllToAll = 0x900,
+  kTagSendRecv = 0xa00,
 };
 
 inline uint32_t ring_step_tag(size_t step) { return kTagRingAllreduce + static_cast<uint32_t>(step); }

@@ -1,6 +1,7 @@
 #include "algo/collectives.h"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 #include <string>
 
@@ -14,6 +15,10 @@ namespace ccb {
 const CollectiveDescriptor& allreduce_descriptor();
 const CollectiveDescriptor& reduce_scatter_descriptor();
 const CollectiveDescriptor& all_gather_descriptor();
+const CollectiveDescriptor& broadcast_descriptor();
+const CollectiveDescriptor& reduce_descriptor();
+const CollectiveDescriptor& all_to_all_descriptor();
+const CollectiveDescriptor& send_recv_descriptor();
 
 // The registry: one row per collective.
 const std::vector<const CollectiveDescriptor*>& all_collectives() {
@@ -21,6 +26,10 @@ const std::vector<const CollectiveDescriptor*>& all_collectives() {
       &allreduce_descriptor(),
       &reduce_scatter_descriptor(),
       &all_gather_descriptor(),
+      &broadcast_descriptor(),
+      &reduce_descriptor(),
+      &all_to_all_descriptor(),
+      &send_recv_descriptor(),
   };
   return all;
 }
@@ -82,6 +91,22 @@ std::vector<int> algorithm_peers(Algorithm a, int rank, int size) {
     for (int p : RecursiveDoublingAllreduce::peers(rank, size)) peers.insert(p);
   peers.erase(rank);
   return {peers.begin(), peers.end()};
+}
+
+std::vector<int> call_peers(const CollectiveDescriptor& d, Algorithm a, const CollectiveArgs& args, int rank, int size) {
+  if (!d.peers) return algorithm_peers(a, rank, size);
+  std::vector<int> peers = d.peers(a, args, rank, size);
+  std::sort(peers.begin(), peers.end());
+  peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+  peers.erase(std::remove(peers.begin(), peers.end(), rank), peers.end());
+  return peers;
+}
+
+void place_one_buffer(CollectiveArgs& a, int) { a.send = a.recv; }
+
+void fill_own_input(const CollectiveArgs& a, const PatternSpec& p, int rank, bool zeros) {
+  if (zeros) std::memset(a.send.data(), 0, a.count * dtype_size(a.dtype));
+  else fill_pattern(a.send.data(), a.count, 0, p, rank);
 }
 
 void validate_algorithm(CollectiveKind c, Algorithm a) {

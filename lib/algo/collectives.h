@@ -26,7 +26,11 @@ struct CollectiveDescriptor {
   std::string_view name;                      // as nccl-tests names it: "allreduce"
   std::vector<std::string_view> trace_names;  // what a trace may call it besides
   std::vector<Algorithm> algorithms;          // what it has; the first is its default
+  // What --algo auto runs for small messages (algo/algorithm_choice.h); kAuto: the default.
+  Algorithm small_messages = Algorithm::kAuto;
   bool reduces = true;                        // false: no operator (shown as "none")
+  bool rooted = false;                        // takes --root
+  bool permuted = false;                      // takes --peer-map
   // The buffer (nccl-tests' size) is ranks parts of `count` elements (ReduceScatter's
   // input, AllGather's output), else `count` elements.
   bool per_rank_parts = false;
@@ -39,6 +43,9 @@ struct CollectiveDescriptor {
   void (*fill)(const CollectiveArgs& args, const PatternSpec& p, int rank, bool zeros) = nullptr;
   // Elements of the outputs that differ from the pattern's exact result.
   uint64_t (*check)(const CollectiveArgs& args, const PatternSpec& p, int rank) = nullptr;
+  // The ranks one call exchanges data with; null: algorithm_peers (the algorithm alone
+  // decides).
+  std::vector<int> (*peers)(Algorithm a, const CollectiveArgs& args, int rank, int size) = nullptr;
 
   bool supports(Algorithm a) const;  // kAuto: always
   // A buffer size must be a multiple of this: one element, or one per rank.
@@ -54,6 +61,14 @@ const std::vector<const CollectiveDescriptor*>& all_collectives();
 // The ranks an algorithm exchanges data with, so that every connection is made before
 // any timed iteration.
 std::vector<int> algorithm_peers(Algorithm a, int rank, int size);
+// The same for one call of a collective, sorted: every rank opening its connections in
+// ascending order cannot wait in a cycle.
+std::vector<int> call_peers(const CollectiveDescriptor& d, Algorithm a, const CollectiveArgs& args, int rank, int size);
+
+// Descriptor parts that several collectives share.
+void place_one_buffer(CollectiveArgs& args, int rank);  // in place: send is recv
+// count elements of this rank's own pattern (or zeros) where the call reads them.
+void fill_own_input(const CollectiveArgs& args, const PatternSpec& p, int rank, bool zeros);
 
 // Throw kInvalidArgument naming the fix.
 void validate_algorithm(CollectiveKind c, Algorithm a);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/fp8.h"
 #include "core/half.h"
 
 namespace ccb {
@@ -14,6 +15,8 @@ uint64_t exact_limit(DataType t) {
   switch (t) {
     case DataType::kF16: return 2048;
     case DataType::kBF16: return 256;
+    case DataType::kF8E4M3: return 16;
+    case DataType::kF8E5M2: return 8;
     case DataType::kF32: return 1u << 24;
     default: return 1u << 30;
   }
@@ -37,8 +40,8 @@ double pattern_value(const PatternSpec& p, int rank, size_t i) {
   if (p.op == ReduceOp::kProd) return (i + rank) % static_cast<size_t>(p.world) == 0 ? 2.0 : 1.0;
   double v = static_cast<double>((i * 7 + static_cast<size_t>(rank) * 13) % modulus(p));
   // Mix in negatives for signed types so min and max are exercised on both sides.
-  bool is_signed = p.dtype != DataType::kU8;
-  if (is_signed && (p.op == ReduceOp::kMin || p.op == ReduceOp::kMax) && (i + rank) % 3 == 0) v = -v;
+  // Never -0: min(0, -0) depends on the order, and the check is bit-exact.
+  if (is_signed(p.dtype) && (p.op == ReduceOp::kMin || p.op == ReduceOp::kMax) && (i + rank) % 3 == 0 && v != 0) v = -v;
   return v;
 }
 
@@ -66,6 +69,11 @@ void store_value(void* dst, size_t i, DataType t, double v) {
     case DataType::kI32: static_cast<int32_t*>(dst)[i] = wrap_to<int32_t>(v); break;
     case DataType::kI64: static_cast<int64_t*>(dst)[i] = wrap_to<int64_t>(v); break;
     case DataType::kU8: static_cast<uint8_t*>(dst)[i] = wrap_to<uint8_t>(v); break;
+    case DataType::kI8: static_cast<int8_t*>(dst)[i] = wrap_to<int8_t>(v); break;
+    case DataType::kU32: static_cast<uint32_t*>(dst)[i] = wrap_to<uint32_t>(v); break;
+    case DataType::kU64: static_cast<uint64_t*>(dst)[i] = wrap_to<uint64_t>(v); break;
+    case DataType::kF8E4M3: static_cast<uint8_t*>(dst)[i] = f32_to_fp8(static_cast<float>(v), kE4M3); break;
+    case DataType::kF8E5M2: static_cast<uint8_t*>(dst)[i] = f32_to_fp8(static_cast<float>(v), kE5M2); break;
   }
 }
 
@@ -78,6 +86,11 @@ double load_value(const void* src, size_t i, DataType t) {
     case DataType::kI32: return static_cast<const int32_t*>(src)[i];
     case DataType::kI64: return static_cast<double>(static_cast<const int64_t*>(src)[i]);
     case DataType::kU8: return static_cast<const uint8_t*>(src)[i];
+    case DataType::kI8: return static_cast<const int8_t*>(src)[i];
+    case DataType::kU32: return static_cast<const uint32_t*>(src)[i];
+    case DataType::kU64: return static_cast<double>(static_cast<const uint64_t*>(src)[i]);
+    case DataType::kF8E4M3: return fp8_to_f32(static_cast<const uint8_t*>(src)[i], kE4M3);
+    case DataType::kF8E5M2: return fp8_to_f32(static_cast<const uint8_t*>(src)[i], kE5M2);
   }
   return 0;
 }
@@ -105,6 +118,17 @@ uint64_t count_wrong(const void* data, size_t count, size_t first, const Pattern
       }
     }
     store_value(want, 0, p.dtype, e);
+    if (std::memcmp(want, static_cast<const char*>(data) + i * esize, esize) != 0) ++wrong;
+  }
+  return wrong;
+}
+
+uint64_t count_wrong_input(const void* data, size_t count, size_t first, const PatternSpec& p, int rank) {
+  const size_t esize = dtype_size(p.dtype);
+  char want[8];
+  uint64_t wrong = 0;
+  for (size_t i = 0; i < count; ++i) {
+    store_value(want, 0, p.dtype, pattern_value(p, rank, first + i));
     if (std::memcmp(want, static_cast<const char*>(data) + i * esize, esize) != 0) ++wrong;
   }
   return wrong;

@@ -24,6 +24,8 @@ double expected_value(const PatternSpec& p, size_t i);
 void fill_pattern(void* dst, size_t count, size_t first, const PatternSpec& p, int rank);
 // Counts the elements of `data` (global elements first..first+count) that differ.
 uint64_t count_wrong(const void* data, size_t count, size_t first, const PatternSpec& p);
+// The same against rank r's own input, for the collectives that move data unreduced.
+uint64_t count_wrong_input(const void* data, size_t count, size_t first, const PatternSpec& p, int rank);
 
 // Converts a double to the stored bits of `t` (RNE for half types) and back.
 void store_value(void* dst, size_t index, DataType t, double v);

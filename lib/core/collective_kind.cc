@@ -7,6 +7,10 @@ std::string_view collective_name(CollectiveKind c) {
     case CollectiveKind::kAllreduce: return "allreduce";
     case CollectiveKind::kReduceScatter: return "reduce_scatter";
     case CollectiveKind::kAllGather: return "all_gather";
+    case CollectiveKind::kBroadcast: return "broadcast";
+    case CollectiveKind::kReduce: return "reduce";
+    case CollectiveKind::kAllToAll: return "all_to_all";
+    case CollectiveKind::kSendRecv: return "send_recv";
   }
   return "?";
 }

@@ -5,8 +5,8 @@
 
 namespace ccb {
 
-enum class CollectiveKind { kAllreduce, kReduceScatter, kAllGather };
+enum class CollectiveKind { kAllreduce, kReduceScatter, kAllGather, kBroadcast, kReduce, kAllToAll, kSendRecv };
 
-std::string_view collective_name(CollectiveKind c);  // "allreduce", "reduce_scatter", "all_gather"
+std::string_view collective_name(CollectiveKind c);  // "allreduce", "reduce_scatter", "all_gather", ...
 
 }  // namespace ccb

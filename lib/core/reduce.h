@@ -16,8 +16,8 @@ using ScaleFn = void (*)(void* data, size_t count, int divisor);
 // the end with `divide`, as NCCL does for integers.
 struct ReduceKernels {
   Isa isa;
-  ReduceFn fn[7][5];
-  ScaleFn divide[7];
+  ReduceFn fn[kDataTypeCount][5];
+  ScaleFn divide[kDataTypeCount];
 };
 
 // dst may alias a or b exactly (in-place); partial overlap is not allowed.

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -101,8 +102,10 @@ std::string bars(const Plot& p) {
 
 // Runs gnuplot in `dir` with the script on its standard input, within a time limit.
 void run_gnuplot(const std::string& dir, const std::string& script) {
+  // A socket, not a pipe: send() with MSG_NOSIGNAL cannot raise SIGPIPE when gnuplot is
+  // missing and exits before reading, in a process that does not ignore the signal.
   int in[2];
-  if (pipe2(in, O_CLOEXEC) != 0) throw_errno("pipe for gnuplot");
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) != 0) throw_errno("socket pair for gnuplot");
   pid_t pid = fork();
   if (pid < 0) throw_errno("fork gnuplot");
   if (pid == 0) {
@@ -116,7 +119,7 @@ void run_gnuplot(const std::string& dir, const std::string& script) {
   close(in[0]);
   Fd to_gnuplot(in[1]);
   for (size_t done = 0; done < script.size();) {  // an early exit of gnuplot is reported below
-    ssize_t n = ::write(to_gnuplot.get(), script.data() + done, script.size() - done);
+    ssize_t n = ::send(to_gnuplot.get(), script.data() + done, script.size() - done, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     done += static_cast<size_t>(n);

@@ -44,7 +44,8 @@ bool CollectiveRunner::ensure_buffers(uint64_t bytes) {
 // The call's buffers: the registered send and receive buffers, aliased as the
 // collective's in-place call has them when asked.
 CollectiveArgs CollectiveRunner::args(size_t count) const {
-  CollectiveArgs a{{send_mr_.get(), 0}, {recv_mr_.get(), 0}, count, opt_.dtype, opt_.op};
+  CollectiveArgs a{{send_mr_.get(), 0}, {recv_mr_.get(), 0}, count, opt_.dtype, opt_.op, opt_.root,
+                   opt_.peer_map.empty() ? nullptr : &opt_.peer_map};
   if (opt_.in_place) describe(opt_.collective).place_in_place(a, comm_.rank());
   return a;
 }
@@ -64,7 +65,7 @@ uint64_t CollectiveRunner::check(size_t count) {
 // Every connection the algorithm needs, made before anything is timed (with -w 0 the
 // first timed call would otherwise pay the handshakes).
 void CollectiveRunner::connect_peers() {
-  for (int peer : algorithm_peers(active_, comm_.rank(), comm_.size())) comm_.peer(peer);
+  for (int peer : call_peers(describe(opt_.collective), active_, args(count_), comm_.rank(), comm_.size())) comm_.peer(peer);
 }
 
 // The algorithm for calls of `bytes`: the one asked for, or auto's choice.

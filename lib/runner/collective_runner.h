@@ -25,6 +25,8 @@ struct RunOptions {
   CollectiveKind collective = CollectiveKind::kAllreduce;
   Algorithm algorithm = Algorithm::kAuto;
   bool tune = false;  // auto: measure each algorithm per size instead of the shipped table
+  int root = 0;                // broadcast and reduce
+  std::vector<int> peer_map;   // send/recv: rank r sends to peer_map[r]; empty: r + 1
   DataType dtype = DataType::kF32;
   ReduceOp op = ReduceOp::kSum;
   // 0 / -1: the peers' rule, 1 GiB / size clamped to 5..1000, warm-up a tenth (2..20).
