@@ -69,6 +69,24 @@ TEST_CASE("a profile run prints per-size figures, the step time, and writes JSON
   unlink(csv.c_str());
 }
 
+TEST_CASE("the pp, zero1, zero2 and hsdp profiles run their collectives, checked", "[cli][profiles]") {
+  const std::string model = temp_path("tiny.json"), js = temp_path("modes.json");
+  std::ofstream(model) << R"({"name": "tiny", "hidden": 64, "layers": 2, "ffn": 128, "heads": 4, "vocab": 100,
+                              "seq": 16, "micro_batches": 2, "shard_group": 2})";
+  for (const char* mode : {"pp", "zero1", "zero2", "hsdp"}) {
+    ProcessResult r = run_process(ccbench({"run", "--np", "3", "--profile", model + ":" + mode, "-n", "3", "--json", js}));
+    INFO(mode << "\n" << r.output);
+    REQUIRE(r.status == 0);
+    json j = read_json(js);
+    CHECK(j["complete"] == true);
+    for (const json& row : j["results"]) CHECK(row["wrong"] == 0);
+    CHECK_THAT(r.output, Catch::Contains(std::string("profile tiny:") + mode));
+  }
+  CHECK_THAT(read_json(js)["results"][4]["collective"].get<std::string>(), Catch::Equals("allreduce"));  // hsdp's shards
+  unlink(model.c_str());
+  unlink(js.c_str());
+}
+
 TEST_CASE("a trace is replayed in order and its total reported", "[cli][trace]") {
   const std::string trace = temp_path("t.jsonl"), js = temp_path("t.json");
   write_text(trace,

@@ -84,9 +84,53 @@ TEST_CASE("FSDP: each block all-gathered twice and reduce-scattered once; the ro
   CHECK(p.bytes_per_step() == 3 * 32 * block + 2 * root);
 }
 
+TEST_CASE("1F1B pipeline: micro_batch x seq x hidden each way, per micro-batch", "[profiles]") {
+  // Llama-2 7B, micro-batch 1, bf16: 1 x 4096 x 4096 x 2 B = 32 MiB, forward and back.
+  const ProfileEntry l7 = only_entry(resolve_profile("llama2-7b:pp"));
+  CHECK(l7.op == CollectiveKind::kSendRecv);
+  CHECK(l7.bytes == 32ull << 20);
+  CHECK(l7.count == 2);
+  ModelConfig m = model_from_json(R"({"name": "mb", "hidden": 8, "layers": 2, "heads": 2, "vocab": 10, "seq": 4,
+                                      "micro_batch": 3, "micro_batches": 5})", "mb.json");
+  const ProfileEntry e = only_entry(derive_profile(m, ParallelMode::kPipeline));
+  CHECK(e.bytes == 3 * 4 * 8 * 2);
+  CHECK(e.count == 2 * 5);
+}
+
+TEST_CASE("ZeRO-1 and ZeRO-2: gradients reduce-scattered and parameters gathered in 5e8-element buckets", "[profiles]") {
+  // Llama-2 7B: 6,738,415,616 parameters = 13 full buckets + 238,415,616, in bf16.
+  Profile z1 = resolve_profile("llama2-7b:zero1");
+  REQUIRE(z1.entries.size() == 4);
+  CHECK((z1.entries[0].op == CollectiveKind::kReduceScatter && z1.entries[0].bytes == 1'000'000'000ull && z1.entries[0].count == 13));
+  CHECK((z1.entries[1].op == CollectiveKind::kReduceScatter && z1.entries[1].bytes == 476'831'232ull && z1.entries[1].count == 1));
+  CHECK((z1.entries[2].op == CollectiveKind::kAllGather && z1.entries[2].bytes == 1'000'000'000ull && z1.entries[2].count == 13));
+  CHECK((z1.entries[3].op == CollectiveKind::kAllGather && z1.entries[3].bytes == 476'831'232ull && z1.entries[3].count == 1));
+  CHECK(z1.bytes_per_step() == 2 * parameter_count(preset("llama2-7b")) * 2);
+  // Stage 2 keeps only its gradient shard, so it reduce-scatters every micro-batch.
+  ModelConfig m = model_from_json(R"({"name": "acc", "hidden": 8, "layers": 2, "ffn": 16, "heads": 2, "vocab": 10,
+                                      "seq": 4, "micro_batches": 4})", "acc.json");
+  Profile z2 = derive_profile(m, ParallelMode::kZero2), z1m = derive_profile(m, ParallelMode::kZero1);
+  REQUIRE(z2.entries.size() == 2);
+  CHECK((z2.entries[0].op == CollectiveKind::kReduceScatter && z2.entries[0].bytes == 1480 * 2 && z2.entries[0].count == 4));
+  CHECK((z2.entries[1].op == CollectiveKind::kAllGather && z2.entries[1].bytes == 1480 * 2 && z2.entries[1].count == 1));
+  CHECK(z1m.entries[0].count == 1);
+}
+
+TEST_CASE("HSDP: FULL_SHARD within the group, each unit's gradient shard all-reduced across groups", "[profiles]") {
+  // The tiny model's units: root 80 + 8 + 80 = 168 elements, two blocks of 656.
+  ModelConfig m = model_from_json(R"({"name": "tiny", "hidden": 8, "layers": 2, "ffn": 16, "heads": 2, "vocab": 10,
+                                      "seq": 4, "shard_group": 3})", "tiny.json");
+  Profile p = derive_profile(m, ParallelMode::kHsdp);
+  REQUIRE(p.entries.size() == 6);  // fsdp's four, then the AllReduces
+  CHECK((p.entries[4].op == CollectiveKind::kAllreduce && p.entries[4].bytes == 56 * 2 && p.entries[4].count == 1));
+  CHECK((p.entries[5].op == CollectiveKind::kAllreduce && p.entries[5].bytes == 219 * 2 && p.entries[5].count == 2));
+  Profile f = derive_profile(m, ParallelMode::kFsdp);
+  CHECK(p.bytes_per_step() == f.bytes_per_step() + 56 * 2 + 2 * 219 * 2);
+}
+
 TEST_CASE("every preset derives every mode", "[profiles]") {
   for (const ModelConfig& m : model_presets())
-    for (auto mode : {ParallelMode::kDdp, ParallelMode::kTensorParallel, ParallelMode::kFsdp}) {
+    for (auto mode : all_modes()) {
       Profile p = derive_profile(m, mode);
       INFO(p.name);
       CHECK_FALSE(p.entries.empty());
@@ -98,7 +142,9 @@ TEST_CASE("every preset derives every mode", "[profiles]") {
 TEST_CASE("bad profiles and model files name the problem", "[profiles]") {
   CHECK_THROWS_WITH(resolve_profile("llama3-400b:ddp"), Catch::Contains("unknown profile 'llama3-400b'") &&
                                                             Catch::Contains("llama2-7b"));
-  CHECK_THROWS_WITH(resolve_profile("llama2-7b:pp"), Catch::Contains("use ddp, tp or fsdp"));
+  CHECK_THROWS_WITH(resolve_profile("llama2-7b:moe"), Catch::Contains("use ddp, tp, fsdp, pp, zero1, zero2, hsdp"));
+  CHECK_THROWS_WITH(model_from_json(R"({"hidden": 8, "layers": 2, "heads": 2, "vocab": 10, "seq": 4, "shard_group": 0})", "m.json"),
+                    Catch::Contains("'shard_group' must be a positive integer"));
   CHECK_THROWS_WITH(resolve_profile("/nonexistent/model.json:tp"), Catch::Contains("cannot read --profile '/nonexistent/model.json'"));
   CHECK_THROWS_WITH(model_from_json("{\"hidden\": 8", "m.json"), Catch::Contains("m.json is not valid JSON"));
   CHECK_THROWS_WITH(model_from_json("[1]", "m.json"), Catch::Contains("a model is a JSON object"));

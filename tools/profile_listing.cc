@@ -27,7 +27,7 @@ int list_profiles(std::ostream& out, const std::vector<std::string>& specs) {
     return 0;
   }
   for (const ModelConfig& m : model_presets())
-    for (ParallelMode mode : {ParallelMode::kDdp, ParallelMode::kTensorParallel, ParallelMode::kFsdp})
+    for (ParallelMode mode : all_modes())
       print_profile(out, derive_profile(m, mode));
   return 0;
 }

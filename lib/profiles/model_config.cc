@@ -39,7 +39,7 @@ constexpr FieldBound kBounds[] = {
     {"head_dim", &ModelConfig::head_dim, 1ull << 20},  {"vocab", &ModelConfig::vocab, 1ull << 32},
     {"positions", &ModelConfig::positions, 1ull << 32}, {"seq", &ModelConfig::seq, 1ull << 32},
     {"micro_batch", &ModelConfig::micro_batch, 1ull << 32}, {"micro_batches", &ModelConfig::micro_batches, 1ull << 32},
-    {"tensor_parallel", &ModelConfig::tensor_parallel, 1ull << 20},
+    {"tensor_parallel", &ModelConfig::tensor_parallel, 1ull << 20}, {"shard_group", &ModelConfig::shard_group, 1ull << 20},
 };
 
 ModelConfig finish_model(ModelConfig m, const std::string& source) {
@@ -58,6 +58,7 @@ ModelConfig finish_model(ModelConfig m, const std::string& source) {
   need(m.seq, "seq");
   need(m.micro_batch, "micro_batch");
   need(m.micro_batches, "micro_batches");
+  need(m.shard_group, "shard_group");
   if (m.kv_heads == 0) m.kv_heads = m.heads;
   if (m.head_dim == 0) {
     if (m.hidden % m.heads != 0) throw_invalid(source + ": hidden is not a multiple of heads: give head_dim");
@@ -87,7 +88,7 @@ ModelConfig model_from_json(const std::string& text, const std::string& source) 
   if (!j.is_object()) throw_invalid(source + ": a model is a JSON object, e.g. {\"name\": ..., \"hidden\": 4096, ...}");
   static const char* known[] = {"name", "architecture", "hidden", "layers", "decoder_layers", "ffn", "heads",
                                 "kv_heads", "head_dim", "vocab", "positions", "seq", "micro_batch",
-                                "micro_batches", "dtype", "grad_dtype", "tensor_parallel"};
+                                "micro_batches", "dtype", "grad_dtype", "tensor_parallel", "shard_group"};
   for (const auto& [key, value] : j.items())
     if (std::find(std::begin(known), std::end(known), key) == std::end(known))
       throw_invalid(source + ": unknown field '" + key + "' (see the README's model fields)");
@@ -113,6 +114,7 @@ ModelConfig model_from_json(const std::string& text, const std::string& source) 
   m.micro_batch = get_count(j, "micro_batch", 1, source);
   m.micro_batches = get_count(j, "micro_batches", 1, source);
   m.tensor_parallel = get_count(j, "tensor_parallel", 8, source);
+  m.shard_group = get_count(j, "shard_group", 8, source);
   return finish_model(m, source);
 }
 

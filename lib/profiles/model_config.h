@@ -37,6 +37,7 @@ struct ModelConfig {
   DataType dtype = DataType::kBF16;       // activations, FSDP parameters and gradients
   DataType grad_dtype = DataType::kF32;   // DDP gradient buckets (AMP keeps fp32 weights)
   uint64_t tensor_parallel = 8;           // the TP group the preset is usually run with
+  uint64_t shard_group = 8;               // HSDP: ranks that shard the parameters (a node)
 
   uint64_t kv_dim() const { return kv_heads * head_dim; }
   uint64_t attn_dim() const { return heads * head_dim; }

@@ -17,15 +17,30 @@ std::string_view mode_name(ParallelMode m) {
     case ParallelMode::kDdp: return "ddp";
     case ParallelMode::kTensorParallel: return "tp";
     case ParallelMode::kFsdp: return "fsdp";
+    case ParallelMode::kPipeline: return "pp";
+    case ParallelMode::kZero1: return "zero1";
+    case ParallelMode::kZero2: return "zero2";
+    case ParallelMode::kHsdp: return "hsdp";
   }
   return "?";
 }
 
+const std::vector<ParallelMode>& all_modes() {
+  static const std::vector<ParallelMode> modes{ParallelMode::kDdp,   ParallelMode::kTensorParallel, ParallelMode::kFsdp,
+                                               ParallelMode::kPipeline, ParallelMode::kZero1,      ParallelMode::kZero2,
+                                               ParallelMode::kHsdp};
+  return modes;
+}
+
 ParallelMode parse_mode(std::string_view s) {
-  if (s == "ddp") return ParallelMode::kDdp;
-  if (s == "tp" || s == "megatron") return ParallelMode::kTensorParallel;
-  if (s == "fsdp" || s == "zero3") return ParallelMode::kFsdp;
-  throw_invalid("unknown parallelism '" + std::string(s) + "': use ddp, tp or fsdp (e.g. llama2-7b:tp)");
+  if (s == "megatron") return ParallelMode::kTensorParallel;
+  if (s == "zero3") return ParallelMode::kFsdp;
+  std::string names;
+  for (ParallelMode m : all_modes()) {
+    if (s == mode_name(m)) return m;
+    names += (names.empty() ? "" : ", ") + std::string(mode_name(m));
+  }
+  throw_invalid("unknown parallelism '" + std::string(s) + "': use " + names + " (e.g. llama2-7b:tp)");
 }
 
 uint64_t Profile::calls_per_step() const {
@@ -84,11 +99,16 @@ static Profile ddp(const ModelConfig& m) {
   return p;
 }
 
+// One micro-batch's activations: micro_batch x seq x hidden elements.
+static uint64_t activation_bytes(const ModelConfig& m) {
+  const std::string product = "micro_batch x seq x hidden x bytes per element";
+  return checked_mul(checked_mul(checked_mul(m.micro_batch, m.seq, product), m.hidden, product), dtype_size(m.dtype),
+                     product);
+}
+
 static Profile tensor_parallel(const ModelConfig& m) {
   Profile p;
-  const std::string product = "micro_batch x seq x hidden x bytes per element";
-  const uint64_t bytes = checked_mul(checked_mul(checked_mul(m.micro_batch, m.seq, product), m.hidden, product),
-                                     dtype_size(m.dtype), product);
+  const uint64_t bytes = activation_bytes(m);
   const uint64_t per_micro_batch = 4 * m.layers + 6 * m.decoder_layers;  // layers are bounded (model_config.h)
   p.add(CollectiveKind::kAllreduce, bytes, m.dtype,
         checked_mul(per_micro_batch, m.micro_batches, "AllReduces per micro-batch x micro_batches"), "layer activations");
@@ -99,12 +119,18 @@ static Profile tensor_parallel(const ModelConfig& m) {
   return p;
 }
 
-static Profile fsdp(const ModelConfig& m) {
-  std::map<int, uint64_t> unit_elements;  // block -> elements; -1 is the root unit
+// FSDP's units: block -> parameter elements; -1 is the root unit (embeddings, head).
+static std::map<int, uint64_t> fsdp_units(const ModelConfig& m) {
+  std::map<int, uint64_t> unit_elements;
   for (const auto& t : parameter_tensors(m))
     unit_elements[t.block] = checked_add(unit_elements[t.block], t.elements, "the elements of an FSDP unit");
+  for (auto& [block, elements] : unit_elements) checked_mul(elements, dtype_size(m.dtype), "an FSDP unit in bytes");
+  return unit_elements;
+}
+
+static Profile fsdp(const ModelConfig& m) {
+  std::map<int, uint64_t> unit_elements = fsdp_units(m);
   const uint64_t esize = dtype_size(m.dtype);
-  for (auto& [block, elements] : unit_elements) checked_mul(elements, esize, "an FSDP unit in bytes");
   Profile p;
   // The root unit is gathered first and kept through backward; each block is gathered
   // in forward, freed, gathered again in backward, and its gradients reduce-scattered.
@@ -120,8 +146,65 @@ static Profile fsdp(const ModelConfig& m) {
   return p;
 }
 
+// 1F1B: each of a step's micro-batches crosses every stage boundary once forward (its
+// activations) and once backward (their gradients), the same size both ways.
+static Profile pipeline(const ModelConfig& m) {
+  Profile p;
+  p.add(CollectiveKind::kSendRecv, activation_bytes(m), m.dtype, checked_mul(2, m.micro_batches, "2 x micro_batches"),
+        "stage-boundary activations and their gradients");
+  p.summary = m.name + ", 1F1B pipeline: per micro-batch and stage boundary, micro-batch " + std::to_string(m.micro_batch) +
+              " x seq " + std::to_string(m.seq) + " x hidden " + std::to_string(m.hidden) + " " +
+              std::string(dtype_name(m.dtype)) + " forward and back, x " + std::to_string(m.micro_batches);
+  return p;
+}
+
+// Every parameter in DeepSpeed's buckets of kZeroBucketElements, the last one partial.
+static std::vector<uint64_t> zero_bucket_bytes(const ModelConfig& m) {
+  std::vector<uint64_t> out;
+  for (uint64_t left = parameter_count(m); left > 0;) {
+    const uint64_t elements = std::min(left, kZeroBucketElements);
+    out.push_back(elements * dtype_size(m.dtype));
+    left -= elements;
+  }
+  return out;
+}
+
+static Profile zero(const ModelConfig& m, int stage) {
+  Profile p;
+  const std::vector<uint64_t> buckets = zero_bucket_bytes(m);
+  const uint64_t reductions = stage == 2 ? m.micro_batches : 1;
+  for (uint64_t b : buckets) p.add(CollectiveKind::kReduceScatter, b, m.dtype, reductions, "gradient bucket");
+  for (uint64_t b : buckets) p.add(CollectiveKind::kAllGather, b, m.dtype, 1, "updated parameter bucket");
+  p.summary = m.name + " (" + billions(parameter_count(m)) + "), DeepSpeed ZeRO-" + std::to_string(stage) + ": " +
+              std::to_string(buckets.size()) + " buckets of up to 5e8 " + std::string(dtype_name(m.dtype)) +
+              " elements, reduce-scattered " + (stage == 2 ? "per micro-batch" : "once per step") +
+              ", all-gathered once per step";
+  return p;
+}
+
+static Profile hsdp(const ModelConfig& m) {
+  Profile p = fsdp(m);
+  const uint64_t esize = dtype_size(m.dtype);
+  for (const auto& [block, elements] : fsdp_units(m)) {
+    const uint64_t shard = (elements + m.shard_group - 1) / m.shard_group;  // FSDP pads the last shard
+    p.add(CollectiveKind::kAllreduce, shard * esize, m.dtype, 1, block < 0 ? "root gradient shard" : "block gradient shard");
+  }
+  p.summary = m.name + " (" + billions(parameter_count(m)) + "), HSDP: FULL_SHARD within groups of " +
+              std::to_string(m.shard_group) + " ranks, each unit's gradient shard all-reduced across the groups";
+  return p;
+}
+
 Profile derive_profile(const ModelConfig& m, ParallelMode mode) {
-  Profile p = mode == ParallelMode::kDdp ? ddp(m) : mode == ParallelMode::kTensorParallel ? tensor_parallel(m) : fsdp(m);
+  Profile p;
+  switch (mode) {
+    case ParallelMode::kDdp: p = ddp(m); break;
+    case ParallelMode::kTensorParallel: p = tensor_parallel(m); break;
+    case ParallelMode::kFsdp: p = fsdp(m); break;
+    case ParallelMode::kPipeline: p = pipeline(m); break;
+    case ParallelMode::kZero1: p = zero(m, 1); break;
+    case ParallelMode::kZero2: p = zero(m, 2); break;
+    case ParallelMode::kHsdp: p = hsdp(m); break;
+  }
   p.name = m.name + ":" + std::string(mode_name(mode));
   return p;
 }

@@ -5,7 +5,17 @@
 //    AllReduces per layer per micro-batch (two forward, two backward; T5's decoder
 //    layers six, for cross-attention);
 //  - fsdp: FSDP/ZeRO-3 FULL_SHARD with one unit per block: the block's parameters
-//    all-gathered in forward and again in backward, its gradients reduce-scattered.
+//    all-gathered in forward and again in backward, its gradients reduce-scattered;
+//  - pp: 1F1B pipeline parallelism: per micro-batch, the activations cross each stage
+//    boundary forward and their gradients backward (send/recv of micro_batch x seq x
+//    hidden);
+//  - zero1, zero2: DeepSpeed ZeRO stages 1 and 2: gradients reduce-scattered in
+//    DeepSpeed's default buckets (once per step, or once per micro-batch for stage 2,
+//    which keeps only its shard), the updated parameters all-gathered once per step;
+//  - hsdp: FSDP HYBRID_SHARD: fsdp's traffic within a shard group of shard_group ranks,
+//    and each unit's gradient shard all-reduced across the groups.
+// A profile's entries run over the job's world; the groups of a real 3D or hybrid job
+// are for --parallel.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -18,9 +28,13 @@
 
 namespace ccb {
 
-enum class ParallelMode { kDdp, kTensorParallel, kFsdp };
-std::string_view mode_name(ParallelMode m);        // "ddp", "tp", "fsdp"
+enum class ParallelMode { kDdp, kTensorParallel, kFsdp, kPipeline, kZero1, kZero2, kHsdp };
+std::string_view mode_name(ParallelMode m);        // "ddp", "tp", "fsdp", "pp", "zero1", "zero2", "hsdp"
 ParallelMode parse_mode(std::string_view s);       // also "megatron", "zero3"
+const std::vector<ParallelMode>& all_modes();
+
+// DeepSpeed's default reduce_bucket_size and allgather_bucket_size, in elements.
+constexpr uint64_t kZeroBucketElements = 500'000'000;
 
 struct ProfileEntry {
   CollectiveKind op = CollectiveKind::kAllreduce;
