@@ -115,7 +115,7 @@ TEST_CASE("bad profile, rate and output flags: one line, exit 2, no rank started
     std::string says;
   };
   for (const Case& c : {Case{{"--profile", "llama9-1b"}, "unknown profile 'llama9-1b'"},
-                        Case{{"--profile", "llama2-7b:pipeline"}, "use ddp, tp or fsdp"},
+                        Case{{"--profile", "llama2-7b:pipeline"}, "use ddp, tp, fsdp, pp, zero1, zero2, hsdp"},
                         Case{{"--profile", "llama2-7b:tp", "--sizes", "1M"}, "drop -b, -e and --sizes"},
                         Case{{"--profile", "llama2-7b:fsdp", "-d", "half"}, "drop --collective and -d"},
                         Case{{"--line-rate", "100GB"}, "bits per second"},
