@@ -69,11 +69,11 @@ TEST_CASE("a profile run prints per-size figures, the step time, and writes JSON
   unlink(csv.c_str());
 }
 
-TEST_CASE("the pp, zero1, zero2 and hsdp profiles run their collectives, checked", "[cli][profiles]") {
+TEST_CASE("the pp, zero1, zero2, hsdp and ep profiles run their collectives, checked", "[cli][profiles]") {
   const std::string model = temp_path("tiny.json"), js = temp_path("modes.json");
   std::ofstream(model) << R"({"name": "tiny", "hidden": 64, "layers": 2, "ffn": 128, "heads": 4, "vocab": 100,
-                              "seq": 16, "micro_batches": 2, "shard_group": 2})";
-  for (const char* mode : {"pp", "zero1", "zero2", "hsdp"}) {
+                              "seq": 16, "micro_batches": 2, "shard_group": 2, "experts": 4, "top_k": 2})";
+  for (const char* mode : {"pp", "zero1", "zero2", "ep", "hsdp"}) {
     ProcessResult r = run_process(ccbench({"run", "--np", "3", "--profile", model + ":" + mode, "-n", "3", "--json", js}));
     INFO(mode << "\n" << r.output);
     REQUIRE(r.status == 0);
@@ -115,7 +115,7 @@ TEST_CASE("bad profile, rate and output flags: one line, exit 2, no rank started
     std::string says;
   };
   for (const Case& c : {Case{{"--profile", "llama9-1b"}, "unknown profile 'llama9-1b'"},
-                        Case{{"--profile", "llama2-7b:pipeline"}, "use ddp, tp, fsdp, pp, zero1, zero2, hsdp"},
+                        Case{{"--profile", "llama2-7b:pipeline"}, "use ddp, tp, fsdp, pp, zero1, zero2, hsdp, ep"},
                         Case{{"--profile", "llama2-7b:tp", "--sizes", "1M"}, "drop -b, -e and --sizes"},
                         Case{{"--profile", "llama2-7b:fsdp", "-d", "half"}, "drop --collective and -d"},
                         Case{{"--line-rate", "100GB"}, "bits per second"},

@@ -30,6 +30,31 @@ TEST_CASE("parameter counts match the published models exactly", "[profiles]") {
   CHECK(parameter_count(preset("bert-large")) == 335'141'888ull);      // BertModel with pooler
   CHECK(parameter_count(preset("t5-11b")) == 11'307'321'344ull);
   CHECK(parameter_count(preset("gpt3-175b")) == 174'604'259'328ull);
+  // Mixture of experts: Mixtral 8x7B's 46.7 B, and DeepSeek-V3's 671 B without its
+  // multi-token-prediction module (latent attention, 3 dense blocks, 256 + 1 experts).
+  CHECK(parameter_count(preset("mixtral-8x7b")) == 46'702'792'704ull);
+  CHECK(parameter_count(preset("deepseek-v3")) == 671'026'419'200ull);
+}
+
+TEST_CASE("expert parallelism: four all-to-alls of micro_batch x seq x top_k x hidden per MoE layer", "[profiles]") {
+  // Mixtral: 1 x 32768 x 2 x 4096 x 2 B = 512 MiB, 32 MoE layers.
+  const ProfileEntry mix = only_entry(resolve_profile("mixtral-8x7b:ep"));
+  CHECK(mix.op == CollectiveKind::kAllToAll);
+  CHECK(mix.bytes == 512ull << 20);
+  CHECK(mix.count == 4 * 32);
+  // DeepSeek-V3: 1 x 4096 x 8 x 7168 x 2 B = 448 MiB, 61 - 3 dense = 58 MoE layers.
+  const ProfileEntry ds = only_entry(resolve_profile("deepseek-v3:ep"));
+  CHECK(ds.bytes == 448ull << 20);
+  CHECK(ds.count == 4 * 58);
+  ModelConfig m = model_from_json(R"({"name": "moe", "hidden": 8, "layers": 3, "ffn": 16, "heads": 2, "vocab": 10,
+                                      "seq": 4, "micro_batches": 2, "experts": 4, "top_k": 2, "dense_layers": 1})", "moe.json");
+  const ProfileEntry e = only_entry(derive_profile(m, ParallelMode::kExpertParallel));
+  CHECK(e.bytes == 4 * 8 * 2 * 2);
+  CHECK(e.count == 4 * 2 * 2);
+  // Two MoE blocks of a router (8 x 4) and 4 experts of 3 x 8 x 16; one dense block.
+  CHECK(parameter_count(m) == 80 + (656 - 3 * 8 * 16 + 0) * 3 + 3 * 8 * 16 + 2 * (32 + 4 * 3 * 8 * 16) + 8 + 80);
+  CHECK_FALSE(mode_applies(preset("llama2-7b"), ParallelMode::kExpertParallel));
+  CHECK_THROWS_WITH(resolve_profile("llama2-7b:ep"), Catch::Contains("llama2-7b has no experts: ep needs a mixture-of-experts model"));
 }
 
 TEST_CASE("Megatron TP: micro_batch x seq x hidden x bytes, 4 AllReduces per layer", "[profiles]") {
@@ -131,6 +156,7 @@ TEST_CASE("HSDP: FULL_SHARD within the group, each unit's gradient shard all-red
 TEST_CASE("every preset derives every mode", "[profiles]") {
   for (const ModelConfig& m : model_presets())
     for (auto mode : all_modes()) {
+      if (!mode_applies(m, mode)) continue;
       Profile p = derive_profile(m, mode);
       INFO(p.name);
       CHECK_FALSE(p.entries.empty());
@@ -142,7 +168,20 @@ TEST_CASE("every preset derives every mode", "[profiles]") {
 TEST_CASE("bad profiles and model files name the problem", "[profiles]") {
   CHECK_THROWS_WITH(resolve_profile("llama3-400b:ddp"), Catch::Contains("unknown profile 'llama3-400b'") &&
                                                             Catch::Contains("llama2-7b"));
-  CHECK_THROWS_WITH(resolve_profile("llama2-7b:moe"), Catch::Contains("use ddp, tp, fsdp, pp, zero1, zero2, hsdp"));
+  CHECK_THROWS_WITH(resolve_profile("llama2-7b:moe"), Catch::Contains("use ddp, tp, fsdp, pp, zero1, zero2, hsdp, ep"));
+  const char* dense = R"("hidden": 8, "layers": 2, "heads": 2, "vocab": 10, "seq": 4)";
+  CHECK_THROWS_WITH(model_from_json(std::string("{") + dense + R"(, "experts": 8})", "m.json"),
+                    Catch::Contains("m.json: 'experts' needs 'top_k'"));
+  CHECK_THROWS_WITH(model_from_json(std::string("{") + dense + R"(, "top_k": 2})", "m.json"),
+                    Catch::Contains("'top_k' without 'experts'"));
+  CHECK_THROWS_WITH(model_from_json(std::string("{") + dense + R"(, "experts": 2, "top_k": 3})", "m.json"),
+                    Catch::Contains("'top_k' is above 'experts'"));
+  CHECK_THROWS_WITH(model_from_json(std::string("{") + dense + R"(, "experts": 2, "top_k": 1, "dense_layers": 2})", "m.json"),
+                    Catch::Contains("'dense_layers' must be below 'layers'"));
+  CHECK_THROWS_WITH(model_from_json(R"({"hidden": 8, "layers": 60000, "heads": 2, "vocab": 10, "seq": 4, "experts": 60000, "top_k": 1})", "m.json"),
+                    Catch::Contains("experts x MoE layers is 3600000000, above the limit"));
+  CHECK_THROWS_WITH(model_from_json(std::string("{") + dense + R"(, "architecture": "deepseek"})", "m.json"),
+                    Catch::Contains("'kv_lora_rank' must be a positive integer"));
   CHECK_THROWS_WITH(model_from_json(R"({"hidden": 8, "layers": 2, "heads": 2, "vocab": 10, "seq": 4, "shard_group": 0})", "m.json"),
                     Catch::Contains("'shard_group' must be a positive integer"));
   CHECK_THROWS_WITH(resolve_profile("/nonexistent/model.json:tp"), Catch::Contains("cannot read --profile '/nonexistent/model.json'"));

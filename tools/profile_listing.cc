@@ -28,7 +28,7 @@ int list_profiles(std::ostream& out, const std::vector<std::string>& specs) {
   }
   for (const ModelConfig& m : model_presets())
     for (ParallelMode mode : all_modes())
-      print_profile(out, derive_profile(m, mode));
+      if (mode_applies(m, mode)) print_profile(out, derive_profile(m, mode));
   return 0;
 }
 

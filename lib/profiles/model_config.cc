@@ -14,14 +14,15 @@ std::string_view architecture_name(Architecture a) {
     case Architecture::kGpt2: return "gpt2";
     case Architecture::kBert: return "bert";
     case Architecture::kT5: return "t5";
+    case Architecture::kDeepseek: return "deepseek";
   }
   return "?";
 }
 
 Architecture parse_architecture(std::string_view s) {
-  for (auto a : {Architecture::kLlama, Architecture::kGpt2, Architecture::kBert, Architecture::kT5})
+  for (auto a : {Architecture::kLlama, Architecture::kGpt2, Architecture::kBert, Architecture::kT5, Architecture::kDeepseek})
     if (s == architecture_name(a)) return a;
-  throw_invalid("unknown architecture '" + std::string(s) + "': use llama, gpt2, bert or t5");
+  throw_invalid("unknown architecture '" + std::string(s) + "': use llama, gpt2, bert, t5 or deepseek");
 }
 
 // Upper bounds that keep every derived size inside 64 bits where the formulas multiply
@@ -40,7 +41,30 @@ constexpr FieldBound kBounds[] = {
     {"positions", &ModelConfig::positions, 1ull << 32}, {"seq", &ModelConfig::seq, 1ull << 32},
     {"micro_batch", &ModelConfig::micro_batch, 1ull << 32}, {"micro_batches", &ModelConfig::micro_batches, 1ull << 32},
     {"tensor_parallel", &ModelConfig::tensor_parallel, 1ull << 20}, {"shard_group", &ModelConfig::shard_group, 1ull << 20},
+    {"experts", &ModelConfig::experts, 1ull << 16},    {"top_k", &ModelConfig::top_k, 1ull << 16},
+    {"shared_experts", &ModelConfig::shared_experts, 1ull << 16}, {"moe_ffn", &ModelConfig::moe_ffn, 1ull << 32},
+    {"dense_layers", &ModelConfig::dense_layers, 1ull << 16}, {"q_lora_rank", &ModelConfig::q_lora_rank, 1ull << 20},
+    {"kv_lora_rank", &ModelConfig::kv_lora_rank, 1ull << 20}, {"qk_nope_dim", &ModelConfig::qk_nope_dim, 1ull << 20},
+    {"qk_rope_dim", &ModelConfig::qk_rope_dim, 1ull << 20}, {"v_head_dim", &ModelConfig::v_head_dim, 1ull << 20},
 };
+
+// Routed experts x MoE layers bounds the tensor list (three tensors per expert), so a
+// hostile file cannot ask for billions of them.
+constexpr uint64_t kMaxExpertTensors = 1ull << 22;
+
+// The mixture-of-experts and latent-attention fields, checked together.
+static void finish_experts(ModelConfig& m, const std::string& source) {
+  if (m.top_k > 0 && m.experts == 0) throw_invalid(source + ": 'top_k' without 'experts': give both, or neither for a dense model");
+  if (m.experts == 0) return;
+  if (m.top_k == 0)
+    throw_invalid(source + ": 'experts' needs 'top_k', the experts each token is routed to (Mixtral: 2)");
+  if (m.top_k > m.experts) throw_invalid(source + ": 'top_k' is above 'experts': a token goes to at most every expert");
+  if (m.dense_layers >= m.layers) throw_invalid(source + ": 'dense_layers' must be below 'layers', or the model has no experts");
+  if (m.experts * m.moe_layers() > kMaxExpertTensors)
+    throw_invalid(source + ": experts x MoE layers is " + std::to_string(m.experts * m.moe_layers()) + ", above the limit of " +
+                  std::to_string(kMaxExpertTensors));
+  if (m.moe_ffn == 0) m.moe_ffn = m.ffn;
+}
 
 ModelConfig finish_model(ModelConfig m, const std::string& source) {
   for (const FieldBound& b : kBounds)
@@ -67,14 +91,22 @@ ModelConfig finish_model(ModelConfig m, const std::string& source) {
   if (m.heads % m.kv_heads != 0) throw_invalid(source + ": heads must be a multiple of kv_heads");
   if (m.arch == Architecture::kT5) need(m.decoder_layers, "decoder_layers");
   if ((m.arch == Architecture::kGpt2 || m.arch == Architecture::kBert) && m.positions == 0) m.positions = m.seq;
+  if (m.arch == Architecture::kDeepseek) {
+    need(m.kv_lora_rank, "kv_lora_rank");
+    need(m.qk_nope_dim, "qk_nope_dim");
+    need(m.qk_rope_dim, "qk_rope_dim");
+    need(m.v_head_dim, "v_head_dim");
+  }
+  finish_experts(m, source);
   return m;
 }
 
-static uint64_t get_count(const json& j, const char* key, uint64_t fallback, const std::string& source) {
+// A positive integer field (or, with `zero_ok`, zero or more).
+static uint64_t get_count(const json& j, const char* key, uint64_t fallback, const std::string& source, bool zero_ok = false) {
   if (!j.contains(key)) return fallback;
   const json& v = j.at(key);
-  if (!v.is_number_integer() || v.get<int64_t>() <= 0)
-    throw_invalid(source + ": '" + key + "' must be a positive integer, not " + v.dump());
+  if (!v.is_number_integer() || v.get<int64_t>() < (zero_ok ? 0 : 1))
+    throw_invalid(source + ": '" + key + "' must be a " + (zero_ok ? "whole number" : "positive integer") + ", not " + v.dump());
   return v.get<uint64_t>();
 }
 
@@ -88,7 +120,9 @@ ModelConfig model_from_json(const std::string& text, const std::string& source) 
   if (!j.is_object()) throw_invalid(source + ": a model is a JSON object, e.g. {\"name\": ..., \"hidden\": 4096, ...}");
   static const char* known[] = {"name", "architecture", "hidden", "layers", "decoder_layers", "ffn", "heads",
                                 "kv_heads", "head_dim", "vocab", "positions", "seq", "micro_batch",
-                                "micro_batches", "dtype", "grad_dtype", "tensor_parallel", "shard_group"};
+                                "micro_batches", "dtype", "grad_dtype", "tensor_parallel", "shard_group",
+                                "experts", "top_k", "shared_experts", "moe_ffn", "dense_layers", "q_lora_rank",
+                                "kv_lora_rank", "qk_nope_dim", "qk_rope_dim", "v_head_dim"};
   for (const auto& [key, value] : j.items())
     if (std::find(std::begin(known), std::end(known), key) == std::end(known))
       throw_invalid(source + ": unknown field '" + key + "' (see the README's model fields)");
@@ -115,6 +149,16 @@ ModelConfig model_from_json(const std::string& text, const std::string& source) 
   m.micro_batches = get_count(j, "micro_batches", 1, source);
   m.tensor_parallel = get_count(j, "tensor_parallel", 8, source);
   m.shard_group = get_count(j, "shard_group", 8, source);
+  m.experts = get_count(j, "experts", 0, source, true);
+  m.top_k = get_count(j, "top_k", 0, source, true);
+  m.shared_experts = get_count(j, "shared_experts", 0, source, true);
+  m.moe_ffn = get_count(j, "moe_ffn", 0, source);
+  m.dense_layers = get_count(j, "dense_layers", 0, source, true);
+  m.q_lora_rank = get_count(j, "q_lora_rank", 0, source, true);
+  m.kv_lora_rank = get_count(j, "kv_lora_rank", 0, source);
+  m.qk_nope_dim = get_count(j, "qk_nope_dim", 0, source);
+  m.qk_rope_dim = get_count(j, "qk_rope_dim", 0, source);
+  m.v_head_dim = get_count(j, "v_head_dim", 0, source);
   return finish_model(m, source);
 }
 

@@ -17,6 +17,7 @@ enum class Architecture {
   kGpt2,   // LayerNorm, fused QKV with biases, learned positions, tied head (GPT-2, GPT-3)
   kBert,   // post-LN encoder with biases, token types, pooler (BERT)
   kT5,     // encoder-decoder, no biases, relative position buckets, tied head (T5 1.0)
+  kDeepseek,  // Llama's blocks with multi-head latent attention and DeepSeekMoE (DeepSeek-V3)
 };
 
 struct ModelConfig {
@@ -38,9 +39,17 @@ struct ModelConfig {
   DataType grad_dtype = DataType::kF32;   // DDP gradient buckets (AMP keeps fp32 weights)
   uint64_t tensor_parallel = 8;           // the TP group the preset is usually run with
   uint64_t shard_group = 8;               // HSDP: ranks that shard the parameters (a node)
+  // Mixture of experts (experts 0: dense). Each token goes to top_k of the routed
+  // experts (moe_ffn wide; default ffn) and to every shared expert; the first
+  // dense_layers blocks keep a dense MLP (DeepSeek-V3: 3).
+  uint64_t experts = 0, top_k = 0, shared_experts = 0, moe_ffn = 0, dense_layers = 0;
+  // Multi-head latent attention (deepseek): q_lora_rank 0 projects queries directly.
+  uint64_t q_lora_rank = 0, kv_lora_rank = 0, qk_nope_dim = 0, qk_rope_dim = 0, v_head_dim = 0;
 
   uint64_t kv_dim() const { return kv_heads * head_dim; }
   uint64_t attn_dim() const { return heads * head_dim; }
+  bool moe() const { return experts > 0; }
+  uint64_t moe_layers() const { return moe() ? layers - dense_layers : 0; }
 };
 
 std::string_view architecture_name(Architecture a);

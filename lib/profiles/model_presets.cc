@@ -44,6 +44,24 @@ std::vector<ModelConfig> build_presets() {
   ModelConfig gpt3 = make("gpt3-175b", A::kGpt2, 12288, 96, 49152, 96, 50257, 2048);
   gpt3.positions = 2048;
   p.push_back(gpt3);
+  // Mixture of experts: Mixtral 8x7B (32k context), and DeepSeek-V3 (pre-trained at 4k).
+  ModelConfig mixtral = make("mixtral-8x7b", A::kLlama, 4096, 32, 14336, 32, 32000, 32768);
+  mixtral.kv_heads = 8;
+  mixtral.experts = 8;
+  mixtral.top_k = 2;
+  p.push_back(mixtral);
+  ModelConfig dsv3 = make("deepseek-v3", A::kDeepseek, 7168, 61, 18432, 128, 129280, 4096);
+  dsv3.experts = 256;
+  dsv3.top_k = 8;
+  dsv3.shared_experts = 1;
+  dsv3.moe_ffn = 2048;
+  dsv3.dense_layers = 3;
+  dsv3.q_lora_rank = 1536;
+  dsv3.kv_lora_rank = 512;
+  dsv3.qk_nope_dim = 128;
+  dsv3.qk_rope_dim = 64;
+  dsv3.v_head_dim = 128;
+  p.push_back(dsv3);
   for (auto& m : p) m = finish_model(m, "preset " + m.name);
   return p;
 }

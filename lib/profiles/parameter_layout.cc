@@ -33,6 +33,25 @@ class LayoutBuilder {
   int block_ = -1;
 };
 
+// A gated MLP (Llama's gate, up and down projections) of width `ffn`.
+void gated_mlp(LayoutBuilder& b, const std::string& name, uint64_t h, uint64_t ffn) {
+  b.linear(name + ".gate_proj", h, ffn, false);
+  b.linear(name + ".up_proj", h, ffn, false);
+  b.linear(name + ".down_proj", ffn, h, false);
+}
+
+// Block i's MLP: dense, or Mixtral's sparse MoE (a router and `experts` gated MLPs).
+void llama_mlp(const ModelConfig& m, LayoutBuilder& b, uint64_t i) {
+  if (!m.moe() || i < m.dense_layers) return gated_mlp(b, "mlp", m.hidden, m.ffn);
+  b.linear("block_sparse_moe.gate", m.hidden, m.experts, false);
+  for (uint64_t e = 0; e < m.experts; ++e) {  // Mixtral defines w1, w2, w3 in that order
+    const std::string expert = "block_sparse_moe.experts." + std::to_string(e);
+    b.linear(expert + ".w1", m.hidden, m.moe_ffn, false);
+    b.linear(expert + ".w2", m.moe_ffn, m.hidden, false);
+    b.linear(expert + ".w3", m.hidden, m.moe_ffn, false);
+  }
+}
+
 void llama(const ModelConfig& m, LayoutBuilder& b) {
   const uint64_t h = m.hidden;
   b.add("embed_tokens.weight", m.vocab, h);
@@ -42,9 +61,42 @@ void llama(const ModelConfig& m, LayoutBuilder& b) {
     b.linear("self_attn.k_proj", h, m.kv_dim(), false);
     b.linear("self_attn.v_proj", h, m.kv_dim(), false);
     b.linear("self_attn.o_proj", m.attn_dim(), h, false);
-    b.linear("mlp.gate_proj", h, m.ffn, false);
-    b.linear("mlp.up_proj", h, m.ffn, false);
-    b.linear("mlp.down_proj", m.ffn, h, false);
+    llama_mlp(m, b, i);
+    b.norm("input_layernorm", h, false);
+    b.norm("post_attention_layernorm", h, false);
+  }
+  b.scope("", -1);
+  b.norm("norm", h, false);
+  b.linear("lm_head", h, m.vocab, false);
+}
+
+// DeepSeek-V3: multi-head latent attention (queries and keys/values through low-rank
+// latents, a decoupled RoPE part) and DeepSeekMoE (a sigmoid router with a per-expert
+// bias, routed experts and one shared MLP of shared_experts x moe_ffn).
+void deepseek(const ModelConfig& m, LayoutBuilder& b) {
+  const uint64_t h = m.hidden, q_head = m.qk_nope_dim + m.qk_rope_dim;
+  b.add("embed_tokens.weight", m.vocab, h);
+  for (uint64_t i = 0; i < m.layers; ++i) {
+    b.scope("layers." + std::to_string(i) + ".", static_cast<int>(i));
+    if (m.q_lora_rank > 0) {
+      b.linear("self_attn.q_a_proj", h, m.q_lora_rank, false);
+      b.norm("self_attn.q_a_layernorm", m.q_lora_rank, false);
+      b.linear("self_attn.q_b_proj", m.q_lora_rank, m.heads * q_head, false);
+    } else {
+      b.linear("self_attn.q_proj", h, m.heads * q_head, false);
+    }
+    b.linear("self_attn.kv_a_proj_with_mqa", h, m.kv_lora_rank + m.qk_rope_dim, false);
+    b.norm("self_attn.kv_a_layernorm", m.kv_lora_rank, false);
+    b.linear("self_attn.kv_b_proj", m.kv_lora_rank, m.heads * (m.qk_nope_dim + m.v_head_dim), false);
+    b.linear("self_attn.o_proj", m.heads * m.v_head_dim, h, false);
+    if (!m.moe() || i < m.dense_layers) {
+      gated_mlp(b, "mlp", h, m.ffn);
+    } else {
+      for (uint64_t e = 0; e < m.experts; ++e) gated_mlp(b, "mlp.experts." + std::to_string(e), h, m.moe_ffn);
+      b.add("mlp.gate.weight", m.experts, h);
+      b.add("mlp.gate.e_score_correction_bias", m.experts);
+      if (m.shared_experts > 0) gated_mlp(b, "mlp.shared_experts", h, checked_mul(m.shared_experts, m.moe_ffn, "shared_experts x moe_ffn"));
+    }
     b.norm("input_layernorm", h, false);
     b.norm("post_attention_layernorm", h, false);
   }
@@ -136,6 +188,7 @@ std::vector<ParameterTensor> parameter_tensors(const ModelConfig& m) {
     case Architecture::kGpt2: gpt2(m, b); break;
     case Architecture::kBert: bert(m, b); break;
     case Architecture::kT5: t5(m, b); break;
+    case Architecture::kDeepseek: deepseek(m, b); break;
   }
   return out;
 }

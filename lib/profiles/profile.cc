@@ -21,6 +21,7 @@ std::string_view mode_name(ParallelMode m) {
     case ParallelMode::kZero1: return "zero1";
     case ParallelMode::kZero2: return "zero2";
     case ParallelMode::kHsdp: return "hsdp";
+    case ParallelMode::kExpertParallel: return "ep";
   }
   return "?";
 }
@@ -28,9 +29,11 @@ std::string_view mode_name(ParallelMode m) {
 const std::vector<ParallelMode>& all_modes() {
   static const std::vector<ParallelMode> modes{ParallelMode::kDdp,   ParallelMode::kTensorParallel, ParallelMode::kFsdp,
                                                ParallelMode::kPipeline, ParallelMode::kZero1,      ParallelMode::kZero2,
-                                               ParallelMode::kHsdp};
+                                               ParallelMode::kHsdp, ParallelMode::kExpertParallel};
   return modes;
 }
+
+bool mode_applies(const ModelConfig& m, ParallelMode mode) { return mode != ParallelMode::kExpertParallel || m.moe(); }
 
 ParallelMode parse_mode(std::string_view s) {
   if (s == "megatron") return ParallelMode::kTensorParallel;
@@ -194,6 +197,19 @@ static Profile hsdp(const ModelConfig& m) {
   return p;
 }
 
+static Profile expert_parallel(const ModelConfig& m) {
+  if (!m.moe()) throw_invalid(m.name + " has no experts: ep needs a mixture-of-experts model (give experts and top_k)");
+  Profile p;
+  const uint64_t bytes = checked_mul(activation_bytes(m), m.top_k, "micro_batch x seq x hidden x bytes x top_k");
+  const uint64_t count = checked_mul(4 * m.moe_layers(), m.micro_batches, "4 x MoE layers x micro_batches");
+  p.add(CollectiveKind::kAllToAll, bytes, m.dtype, count, "token dispatch and combine");
+  p.summary = m.name + " (" + billions(parameter_count(m)) + ", " + std::to_string(m.experts) + " experts, top " +
+              std::to_string(m.top_k) + "), expert parallel: per MoE layer (" + std::to_string(m.moe_layers()) +
+              ") and micro-batch, dispatch and combine forward and backward, micro-batch " + std::to_string(m.micro_batch) +
+              " x seq " + std::to_string(m.seq) + " x top_k x hidden " + std::to_string(m.hidden);
+  return p;
+}
+
 Profile derive_profile(const ModelConfig& m, ParallelMode mode) {
   Profile p;
   switch (mode) {
@@ -204,6 +220,7 @@ Profile derive_profile(const ModelConfig& m, ParallelMode mode) {
     case ParallelMode::kZero1: p = zero(m, 1); break;
     case ParallelMode::kZero2: p = zero(m, 2); break;
     case ParallelMode::kHsdp: p = hsdp(m); break;
+    case ParallelMode::kExpertParallel: p = expert_parallel(m); break;
   }
   p.name = m.name + ":" + std::string(mode_name(mode));
   return p;

@@ -12,6 +12,9 @@
 //  - zero1, zero2: DeepSpeed ZeRO stages 1 and 2: gradients reduce-scattered in
 //    DeepSpeed's default buckets (once per step, or once per micro-batch for stage 2,
 //    which keeps only its shard), the updated parameters all-gathered once per step;
+//  - ep: expert parallelism (mixture-of-experts models): per MoE layer and micro-batch,
+//    the tokens' dispatch to their top_k experts and the combine back, forward and
+//    backward: four all-to-alls of micro_batch x seq x top_k x hidden;
 //  - hsdp: FSDP HYBRID_SHARD: fsdp's traffic within a shard group of shard_group ranks,
 //    and each unit's gradient shard all-reduced across the groups.
 // A profile's entries run over the job's world; the groups of a real 3D or hybrid job
@@ -28,10 +31,11 @@
 
 namespace ccb {
 
-enum class ParallelMode { kDdp, kTensorParallel, kFsdp, kPipeline, kZero1, kZero2, kHsdp };
-std::string_view mode_name(ParallelMode m);        // "ddp", "tp", "fsdp", "pp", "zero1", "zero2", "hsdp"
+enum class ParallelMode { kDdp, kTensorParallel, kFsdp, kPipeline, kZero1, kZero2, kHsdp, kExpertParallel };
+std::string_view mode_name(ParallelMode m);        // "ddp", "tp", "fsdp", "pp", "zero1", "zero2", "hsdp", "ep"
 ParallelMode parse_mode(std::string_view s);       // also "megatron", "zero3"
 const std::vector<ParallelMode>& all_modes();
+bool mode_applies(const ModelConfig& m, ParallelMode mode);  // ep: mixture-of-experts models only
 
 // DeepSpeed's default reduce_bucket_size and allgather_bucket_size, in elements.
 constexpr uint64_t kZeroBucketElements = 500'000'000;
