@@ -261,7 +261,9 @@ void preflight(const BenchOptions& opt, int world_size) {
   for (uint64_t b : ccb::parse_byte_list(opt.sizes)) largest = std::max(largest, b);
   for (const std::string& p : opt.profiles)
     for (const ccb::ProfileEntry& e : ccb::resolve_profile(p).entries) largest = std::max(largest, e.bytes);
-  for (const std::string& c : split(opt.collectives)) ccb::find_collective(c);
+  for (const std::string& c : split(opt.collectives))
+    if (ccb::find_collective(c).uneven)
+      throw ccb::Error(ccb::ErrorKind::kInvalidArgument, "bench_collectives does not run " + c + " (it needs --splits): use ccbench run");
   for (const std::string& a : split(opt.algos)) ccb::parse_algorithm(a);
   ccb::parse_dtype(opt.dtype);
   if (!opt.line_rate.empty()) ccb::parse_line_rate(opt.line_rate);

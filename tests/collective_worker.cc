@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "algo/collectives.h"
+#include "algo/splits.h"
 #include "algo/communicator.h"
 #include "bootstrap/bootstrap_factory.h"
 #include "core/error.h"
@@ -206,6 +207,23 @@ struct Matrix {
            "send_recv count=" + std::to_string(count) + " " + std::string(dtype_name(t)) + (send_to ? " mapped" : "") +
                (in_place ? " in-place" : "") + " from rank " + std::to_string(from));
   }
+
+  // All-to-allv: the part from rank j lands where the splits put it and equals j's part
+  // for this rank.
+  void all_to_allv(const SplitMatrix& splits, DataType t, const std::vector<std::vector<char>>& in, const std::string& what) {
+    const size_t es = dtype_size(t);
+    const int r = comm.rank(), n = comm.size();
+    std::vector<char> send(in[r].begin(), in[r].end()), recv(splits.largest_recv_total() * es + 8, 0);
+    auto smr = comm.transport().register_memory(send.data(), send.size());
+    auto rmr = comm.transport().register_memory(recv.data(), recv.size());
+    CollectiveArgs a{{smr.get(), 0}, {rmr.get(), 0}, send.size() / es, t, ReduceOp::kSum, 0, nullptr, &splits};
+    describe(CollectiveKind::kAllToAllv).run(comm, chunks, Algorithm::kRing, a);
+    size_t bad = 0;
+    for (int j = 0; j < n; ++j)
+      bad += std::memcmp(recv.data() + splits.recv_offset(j, r) * es, in[j].data() + splits.send_offset(j, r) * es,
+                         splits.at(j, r) * es) != 0;
+    record(bad == 0, "all_to_allv " + what + " " + std::string(dtype_name(t)) + ": " + std::to_string(bad) + " parts wrong");
+  }
 };
 
 // `large` is the odd count that spans many chunks: 1048579 normally; smaller where
@@ -239,6 +257,25 @@ void rooted_and_point_to_point(Matrix& m, DataType t, size_t large) {
 // types of their width; a smaller large count for them keeps the matrix within CI's time.
 bool added_type(DataType t) { return static_cast<size_t>(t) >= static_cast<size_t>(DataType::kI8); }
 
+// Uneven splits: rank 0 sends only to itself, rank 2 sends nothing, nobody sends to
+// rank 1 (an empty row and an empty column); then the routing model, steep enough to
+// leave experts empty, at a small and a large count; then nothing at all.
+void uneven(Matrix& m, DataType t, size_t large) {
+  const int n = m.comm.size();
+  SplitMatrix shaped{n, {}};
+  for (int from = 0; from < n; ++from)
+    for (int to = 0; to < n; ++to)
+      shaped.elements.push_back(from == 0 ? (to == 0 ? 7 : 0) : from == 2 || to == 1 ? 0 : static_cast<uint64_t>(3 * (from + to) + 1));
+  uint64_t widest = 0;
+  for (int from = 0; from < n; ++from) widest = std::max(widest, shaped.send_offset(from, n));
+  m.all_to_allv(shaped, t, m.inputs(widest, t), "empty row and column");
+  for (size_t count : {size_t{1023}, large / 16 + 1}) {
+    const SplitMatrix routed = make_splits(parse_split_spec("moe:skew=1.5,seed=5"), n, t, count);
+    m.all_to_allv(routed, t, m.inputs(count, t), "routed count=" + std::to_string(count));
+  }
+  m.all_to_allv(make_splits(parse_split_spec("moe"), n, t, 0), t, m.inputs(0, t), "count=0");
+}
+
 void full_matrix(Matrix& m, size_t large_count) {
   const int n = m.comm.size();
   for (DataType t : all_dtypes()) {
@@ -263,6 +300,7 @@ void full_matrix(Matrix& m, size_t large_count) {
       }
     }
     rooted_and_point_to_point(m, t, large);
+    uneven(m, t, large);
   }
 }
 
@@ -296,6 +334,8 @@ int main(int argc, char** argv) {
           m.rooted(CollectiveKind::kBroadcast, count, t, ReduceOp::kSum, Algorithm::kTree, comm.size() - 1, false, in);
           m.rooted(CollectiveKind::kReduce, count, t, ReduceOp::kSum, Algorithm::kRing, comm.size() / 2, true, in);
           m.send_recv(count, t, false, nullptr, in);
+          if (comm.size() <= 16)
+            m.all_to_allv(make_splits(parse_split_spec("moe:skew=1"), comm.size(), t, count), t, in, "routed");
         }
     } else {
       full_matrix(m, mode == "medium" ? 65539 : 1048579);

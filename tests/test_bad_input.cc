@@ -189,3 +189,41 @@ TEST_CASE("a root outside the world, a peer map that is not a permutation: one l
     CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
   }
 }
+
+TEST_CASE("all_to_allv's splits: a wrong shape, a negative entry, rows that disagree with the buffer", "[cli][errors]") {
+  TempDir tmp;
+  const std::string dir = tmp.path;
+  write(dir + "/shape.txt", "4 4\n4 4\n4 4\n");
+  write(dir + "/neg.txt", "4 -4\n4 4\n");
+  write(dir + "/ok.txt", "4 4\n8 0\n");
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  for (const Case& c : {
+           Case{{"--splits", dir + "/shape.txt"}, "has 3 rows for 2 ranks: give one row per sending rank"},
+           Case{{"--splits", dir + "/neg.txt", "-d", "uint8"}, "row 1 has a negative entry (-4)"},
+           Case{{"--splits", dir + "/ok.txt", "--sizes", "4"}, "row 1 sums to 8 B, more than the buffer of 4 B"},
+           Case{{"--splits", dir + "/ok.txt", "--sizes", "16"}, "largest row sums to 8 B, not the buffer of 16 B"},
+           Case{{"--splits", dir + "/nothing.txt"}, "cannot read --splits"},
+           Case{{"--splits", "moe:skew=high"}, "'skew=high' is not skew=S"},
+           Case{{}, "all_to_allv needs --splits"},
+           Case{{"--splits", "moe", "--in-place"}, "--in-place does not apply to all_to_allv"},
+       }) {
+    auto args = ccbench({"run", "--np", "2", "--timeout", "30", "--collective", "all_to_allv"});
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    ProcessResult r = run_process(args);
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains(c.says));
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  }
+  ProcessResult other = run_process(ccbench({"run", "--np", "2", "--splits", "moe"}));
+  CHECK(other.status == 2);
+  CHECK_THAT(other.output, Catch::Contains("--splits applies to all_to_allv, not allreduce"));
+  // A good matrix runs, checked: the buffer is the largest row, rank 1 sends only to 0.
+  ProcessResult ok = run_process(ccbench({"run", "--np", "2", "--collective", "all_to_allv", "--splits", dir + "/ok.txt"}));
+  INFO(ok.output);
+  CHECK(ok.status == 0);
+  CHECK_THAT(ok.output, Catch::Contains("# Out of bounds values : 0 OK"));
+}

@@ -35,11 +35,14 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
       ->capture_default_str();
   run.add_flag("--tune", c.tune, "with --algo auto: time every algorithm at each size at start-up and run the fastest");
   run.add_option("--collective", c.collective,
-                 "allreduce, reduce_scatter, all_gather, broadcast, reduce, all_to_all, send_recv")
+                 "allreduce, reduce_scatter, all_gather, broadcast, reduce, all_to_all, all_to_allv, send_recv")
       ->capture_default_str();
   run.add_option("--root", c.root, "broadcast and reduce: the root rank")->capture_default_str();
   run.add_option("--peer-map", c.peer_map,
                  "send_recv: rank r sends to the r-th entry, a permutation of the ranks (default: r+1)");
+  run.add_option("--splits", c.splits,
+                 "all_to_allv: a file of ranks x ranks byte counts (rows send, columns receive; equal row sums), "
+                 "or moe:skew=S,seed=N (tokens routed to experts by a Zipf law)");
   run.add_option("--transport", c.transport.name, "tcp, ipoib (TCP over an IPoIB interface) or verbs")->check(CLI::IsMember({"tcp", "ipoib", "verbs"}))->capture_default_str();
   run.add_option("-n,--iters", c.iters, "Timed iterations per size (0: 1 GiB / size, 5..1000)")->check(CLI::Range(0, 100000000));
   run.add_option("-w,--warmup", c.warmup, "Warm-up iterations per size (default iters/10, 2..20)")->check(CLI::Range(-1, 1000000));

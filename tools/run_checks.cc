@@ -123,6 +123,7 @@ bootstrap::JobFingerprint RunCommand::fingerprint(int world_size) const {
   add_field(f, "-o", op);
   add_field(f, "--root", std::to_string(root));
   add_field(f, "--peer-map", peer_map.empty() ? "r+1" : peer_map);
+  add_field(f, "--splits", splits.empty() ? "none" : splits);
   add_field(f, "--algo", algos + (tune ? " (--tune)" : ""));
   add_field(f, "-n", or_auto(iters));
   add_field(f, "-w", warmup < 0 ? "auto" : std::to_string(warmup));
@@ -162,6 +163,18 @@ static void check_root_and_peer_map(const RunCommand& c, const CollectiveDescrip
   }
 }
 
+// all_to_allv and --splits go together; a matrix file fixes the buffer's size.
+static void check_splits(const RunCommand& c, const CollectiveDescriptor& d, int world) {
+  if (!d.uneven) {
+    if (!c.splits.empty()) throw_invalid("--splits applies to all_to_allv, not " + std::string(d.name) + ": drop --splits");
+    return;
+  }
+  if (c.splits.empty()) throw_invalid("all_to_allv needs --splits FILE (ranks x ranks bytes) or --splits moe:skew=1.2,seed=7");
+  if (c.in_place) throw_invalid("--in-place does not apply to all_to_allv: a rank receives another amount than it sends");
+  const SplitSpec s = parse_split_spec(c.splits);
+  for (uint64_t size : c.size_list()) split_buffer_bytes(s, world, parse_dtype(c.dtype), size);
+}
+
 void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const {
   if (!std::isfinite(timeout_s) || timeout_s <= 0 || timeout_s > kMaxTimeoutS)
     throw_invalid("--timeout must be a number of seconds above 0 and at most 86400");
@@ -175,6 +188,7 @@ void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const 
   RunOptions o = run_options(algorithms.front());
   for (Algorithm a : algorithms) validate_algorithm(o.collective, a);
   check_root_and_peer_map(*this, describe(o.collective), world);
+  check_splits(*this, describe(o.collective), world);
   if (tune && algorithms.front() != Algorithm::kAuto)
     throw_invalid("--tune measures what --algo auto chooses: drop --tune, or use --algo auto");
   if (!profiles.empty() && !trace.empty()) throw_invalid("--profile and --trace each describe a step: give one of them");

@@ -32,6 +32,18 @@ static constexpr size_t kMaxPeerMapEntries = 1 << 20;  // more entries than any 
 
 std::vector<uint64_t> RunCommand::size_list() const {
   if (!sizes.empty()) return parse_byte_list(sizes);
+  if (!splits.empty() && min_bytes.empty() && max_bytes.empty()) {  // a matrix file sets the size
+    const SplitSpec s = parse_split_spec(splits);
+    if (!s.routing && !s.bytes.empty()) {
+      uint64_t largest = 0;  // a bad file is refused by validate(), naming the problem
+      for (const auto& row : s.bytes) {
+        uint64_t sum = 0;
+        for (int64_t b : row) sum += b > 0 ? static_cast<uint64_t>(b) : 0;
+        largest = std::max(largest, sum);
+      }
+      return {largest};
+    }
+  }
   if (min_bytes.empty() && max_bytes.empty()) return parse_byte_list(kLlmSizes);
   uint64_t lo = parse_bytes(min_bytes.empty() ? max_bytes : min_bytes);
   uint64_t hi = parse_bytes(max_bytes.empty() ? min_bytes : max_bytes);
@@ -85,6 +97,7 @@ RunOptions RunCommand::run_options(Algorithm a) const {
   o.tune = tune;
   o.root = root;
   o.peer_map = peer_map_list();
+  if (!splits.empty()) o.splits = std::make_shared<const SplitSpec>(parse_split_spec(splits));
   o.dtype = parse_dtype(dtype);
   o.op = parse_op(op);
   o.iters = iters;

@@ -20,6 +20,7 @@ struct RunCommand {
   bool tune = false;
   int root = 0;                          // --root: broadcast and reduce
   std::string peer_map;                  // --peer-map: send/recv's permutation, "1,2,0"
+  std::string splits;                    // --splits: all_to_allv's matrix file or routing model
   int np = 4;
   bool np_given = false;
   bool bind_cores = false;

@@ -9,6 +9,8 @@
 
 namespace ccb {
 
+struct SplitMatrix;
+
 struct BufferRef {
   const MemoryRegion* region = nullptr;
   size_t offset = 0;
@@ -21,7 +23,8 @@ struct BufferRef {
 //   reduce-scatter: elements each rank receives (send holds size x count);
 //   all-gather: elements each rank sends (recv holds size x count).
 //   broadcast, reduce, send/recv: elements in send and in recv;
-//   all-to-all: elements each rank sends to each rank (send and recv hold size x count).
+//   all-to-all: elements each rank sends to each rank (send and recv hold size x count);
+//   all-to-allv: elements each rank sends in all (recv holds what `splits` sends it).
 // In-place: send == recv for allreduce, broadcast, reduce, all-to-all and send/recv;
 // for reduce-scatter recv = send + rank x count; for all-gather send = recv + rank x count.
 struct CollectiveArgs {
@@ -32,6 +35,7 @@ struct CollectiveArgs {
   ReduceOp op = ReduceOp::kSum;
   int root = 0;                             // broadcast and reduce
   const std::vector<int>* send_to = nullptr;  // send/recv: rank r sends to (*send_to)[r]; null: r + 1
+  const SplitMatrix* splits = nullptr;        // all-to-allv: elements per (sender, receiver)
 };
 
 // Count 0, or a single rank (a copy when out of place): true when nothing else is left to do.
@@ -57,6 +61,7 @@ enum CollectiveTag : uint32_t {
   kTagReduce = 0x800,
   kTagAllToAll = 0x900,
   kTagSendRecv = 0xa00,
+  kTagAllToAllv = 0xb00,
 };
 
 inline uint32_t ring_step_tag(size_t step) { return kTagRingAllreduce + static_cast<uint32_t>(step); }

@@ -19,6 +19,7 @@ const CollectiveDescriptor& broadcast_descriptor();
 const CollectiveDescriptor& reduce_descriptor();
 const CollectiveDescriptor& all_to_all_descriptor();
 const CollectiveDescriptor& send_recv_descriptor();
+const CollectiveDescriptor& all_to_allv_descriptor();
 
 // The registry: one row per collective.
 const std::vector<const CollectiveDescriptor*>& all_collectives() {
@@ -30,6 +31,7 @@ const std::vector<const CollectiveDescriptor*>& all_collectives() {
       &reduce_descriptor(),
       &all_to_all_descriptor(),
       &send_recv_descriptor(),
+      &all_to_allv_descriptor(),
   };
   return all;
 }
@@ -107,6 +109,12 @@ void place_one_buffer(CollectiveArgs& a, int) { a.send = a.recv; }
 void fill_own_input(const CollectiveArgs& a, const PatternSpec& p, int rank, bool zeros) {
   if (zeros) std::memset(a.send.data(), 0, a.count * dtype_size(a.dtype));
   else fill_pattern(a.send.data(), a.count, 0, p, rank);
+}
+
+std::vector<int> every_rank(Algorithm, const CollectiveArgs&, int, int size) {
+  std::vector<int> all;
+  for (int r = 0; r < size; ++r) all.push_back(r);
+  return all;
 }
 
 void validate_algorithm(CollectiveKind c, Algorithm a) {

@@ -31,6 +31,7 @@ struct CollectiveDescriptor {
   bool reduces = true;                        // false: no operator (shown as "none")
   bool rooted = false;                        // takes --root
   bool permuted = false;                      // takes --peer-map
+  bool uneven = false;                        // takes --splits; never in place
   // The buffer (nccl-tests' size) is ranks parts of `count` elements (ReduceScatter's
   // input, AllGather's output), else `count` elements.
   bool per_rank_parts = false;
@@ -69,6 +70,7 @@ std::vector<int> call_peers(const CollectiveDescriptor& d, Algorithm a, const Co
 void place_one_buffer(CollectiveArgs& args, int rank);  // in place: send is recv
 // count elements of this rank's own pattern (or zeros) where the call reads them.
 void fill_own_input(const CollectiveArgs& args, const PatternSpec& p, int rank, bool zeros);
+std::vector<int> every_rank(Algorithm a, const CollectiveArgs& args, int rank, int size);
 
 // Throw kInvalidArgument naming the fix.
 void validate_algorithm(CollectiveKind c, Algorithm a);

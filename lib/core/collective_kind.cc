@@ -11,6 +11,7 @@ std::string_view collective_name(CollectiveKind c) {
     case CollectiveKind::kReduce: return "reduce";
     case CollectiveKind::kAllToAll: return "all_to_all";
     case CollectiveKind::kSendRecv: return "send_recv";
+    case CollectiveKind::kAllToAllv: return "all_to_allv";
   }
   return "?";
 }

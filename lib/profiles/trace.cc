@@ -12,7 +12,11 @@ namespace ccb {
 
 using nlohmann::json;
 
-static CollectiveKind trace_op(const std::string& s) { return find_collective(s).kind; }
+static CollectiveKind trace_op(const std::string& s) {
+  const CollectiveDescriptor& d = find_collective(s);
+  if (d.uneven) throw_invalid("a trace cannot give " + std::string(d.name) + "'s splits: use all_to_all, or ccbench run --splits");
+  return d.kind;
+}
 
 static uint64_t trace_bytes(const json& v) {
   uint64_t b = 0;

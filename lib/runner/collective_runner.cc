@@ -29,23 +29,31 @@ size_t CollectiveRunner::elements_per_rank(uint64_t bytes) const {
   return describe(opt_.collective).count(bytes, opt_.dtype, comm_.size());
 }
 
+// all-to-allv's receive buffer holds what its column of the splits sends it, which may
+// exceed the buffer every rank sends.
 bool CollectiveRunner::ensure_buffers(uint64_t bytes) {
-  if (send_buf_.size() >= bytes && send_mr_) return false;
+  const uint64_t recv_bytes = std::max<uint64_t>(bytes, splits_.largest_recv_total() * dtype_size(opt_.dtype));
+  if (send_buf_.size() >= bytes && recv_buf_.size() >= recv_bytes && send_mr_) return false;
   send_mr_.reset();
   recv_mr_.reset();
-  size_t alloc = std::max<uint64_t>(bytes, 4096);
-  send_buf_ = AlignedBuffer(alloc);
-  recv_buf_ = AlignedBuffer(alloc);
-  send_mr_ = comm_.transport().register_memory(send_buf_.data(), alloc);
-  recv_mr_ = comm_.transport().register_memory(recv_buf_.data(), alloc);
+  send_buf_ = AlignedBuffer(std::max<uint64_t>(bytes, 4096));
+  recv_buf_ = AlignedBuffer(std::max<uint64_t>(recv_bytes, 4096));
+  send_mr_ = comm_.transport().register_memory(send_buf_.data(), send_buf_.size());
+  recv_mr_ = comm_.transport().register_memory(recv_buf_.data(), recv_buf_.size());
   return true;
+}
+
+void CollectiveRunner::size_for(uint64_t bytes) {
+  validate_size(opt_.collective, opt_.dtype, comm_.size(), bytes);
+  count_ = elements_per_rank(bytes);
+  if (opt_.splits) splits_ = make_splits(*opt_.splits, comm_.size(), opt_.dtype, count_);
 }
 
 // The call's buffers: the registered send and receive buffers, aliased as the
 // collective's in-place call has them when asked.
 CollectiveArgs CollectiveRunner::args(size_t count) const {
   CollectiveArgs a{{send_mr_.get(), 0}, {recv_mr_.get(), 0}, count, opt_.dtype, opt_.op, opt_.root,
-                   opt_.peer_map.empty() ? nullptr : &opt_.peer_map};
+                   opt_.peer_map.empty() ? nullptr : &opt_.peer_map, opt_.splits ? &splits_ : nullptr};
   if (opt_.in_place) describe(opt_.collective).place_in_place(a, comm_.rank());
   return a;
 }
@@ -111,8 +119,7 @@ int CollectiveRunner::default_iters(uint64_t bytes) const {
 }
 
 uint64_t CollectiveRunner::prepare(uint64_t bytes) {
-  validate_size(opt_.collective, opt_.dtype, comm_.size(), bytes);
-  count_ = elements_per_rank(bytes);
+  size_for(bytes);
   ensure_buffers(bytes);
   active_ = resolve(bytes);
   connect_peers();
@@ -129,8 +136,7 @@ uint64_t CollectiveRunner::prepare(uint64_t bytes) {
 }
 
 void CollectiveRunner::resize(uint64_t bytes) {
-  validate_size(opt_.collective, opt_.dtype, comm_.size(), bytes);
-  count_ = elements_per_rank(bytes);
+  size_for(bytes);
   if (ensure_buffers(bytes)) fill_inputs(count_, true);  // fresh memory may hold NaNs or denormals
   active_ = resolve(bytes);
   connect_peers();

@@ -13,6 +13,7 @@
 #include "algo/collective.h"
 #include "algo/collectives.h"
 #include "algo/communicator.h"
+#include "algo/splits.h"
 #include "bootstrap/bootstrap.h"
 #include "core/collective_kind.h"
 #include "core/aligned_buffer.h"
@@ -27,6 +28,7 @@ struct RunOptions {
   bool tune = false;  // auto: measure each algorithm per size instead of the shipped table
   int root = 0;                // broadcast and reduce
   std::vector<int> peer_map;   // send/recv: rank r sends to peer_map[r]; empty: r + 1
+  std::shared_ptr<const SplitSpec> splits;  // all-to-allv
   DataType dtype = DataType::kF32;
   ReduceOp op = ReduceOp::kSum;
   // 0 / -1: the peers' rule, 1 GiB / size clamped to 5..1000, warm-up a tenth (2..20).
@@ -81,6 +83,7 @@ class CollectiveRunner {
 
  private:
   bool ensure_buffers(uint64_t bytes);  // true when it allocated
+  void size_for(uint64_t bytes);       // count_, and the splits of that size
   CollectiveArgs args(size_t count) const;
   void run_once(size_t count);
   void connect_peers();
@@ -98,6 +101,7 @@ class CollectiveRunner {
   size_t count_ = 0;  // prepared size, in elements
   Algorithm active_ = Algorithm::kRing;  // what run_once runs: never kAuto
   std::map<uint64_t, Algorithm> tuned_;  // --tune's choice per size
+  SplitMatrix splits_;                   // all-to-allv's, for the prepared size
   AlignedBuffer send_buf_, recv_buf_;
   MemoryRegionPtr send_mr_, recv_mr_;
 };
