@@ -30,6 +30,21 @@ bool is_char_device(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode);
 }
 
+// `base` plus `extra` fails before any rank starts: exit 2 and one line saying `says`.
+void expect_one_line_error(std::vector<std::string> base, const std::vector<std::string>& extra, const std::string& says) {
+  base.insert(base.end(), extra.begin(), extra.end());
+  ProcessResult r = run_process(base);
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains(says));
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+}
+
+struct BadCase {
+  std::vector<std::string> args;
+  std::string says;
+};
+
 }  // namespace
 
 TEST_CASE("numbers that wrap, vanish or never end: one line, exit 2", "[cli][errors]") {
@@ -164,30 +179,19 @@ TEST_CASE("as root, --json /dev/null leaves /dev/null a character device", "[cli
 }
 
 TEST_CASE("a root outside the world, a peer map that is not a permutation: one line, exit 2", "[cli][errors]") {
-  struct Case {
-    std::vector<std::string> args;
-    std::string says;
-  };
-  for (const Case& c : {
-           Case{{"--collective", "broadcast", "--root", "2"}, "--root 2 is outside the world of 2 ranks: use 0..1"},
-           Case{{"--collective", "reduce", "--root", "-1"}, "--root -1 is outside the world of 2 ranks"},
-           Case{{"--collective", "allreduce", "--root", "1"}, "--root applies to broadcast and reduce, not allreduce"},
-           Case{{"--collective", "send_recv", "--peer-map", "1,1"}, "--peer-map 1,1 is not a permutation of 0..1"},
-           Case{{"--collective", "send_recv", "--peer-map", "1,0,2"}, "--peer-map has 3 entries for a world of 2 ranks"},
-           Case{{"--collective", "send_recv", "--peer-map", "1,x"}, "must list one rank number per rank"},
-           Case{{"--collective", "send_recv", "--peer-map", "0,99999999999"}, "must list one rank number per rank"},
-           Case{{"--collective", "all_to_all", "--peer-map", "1,0"}, "--peer-map applies to send_recv, not all_to_all"},
-           Case{{"--collective", "gather"}, "unknown collective 'gather'"},
-           Case{{"--collective", "broadcast", "--algo", "rd"}, "the rd algorithm does not exist for broadcast"},
-       }) {
-    auto args = ccbench({"run", "--np", "2", "--timeout", "30", "--sizes", "1K"});
-    args.insert(args.end(), c.args.begin(), c.args.end());
-    ProcessResult r = run_process(args);
-    INFO(r.output);
-    CHECK(r.status == 2);
-    CHECK_THAT(r.output, Catch::Contains(c.says));
-    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
-  }
+  for (const BadCase& c : {
+           BadCase{{"--collective", "broadcast", "--root", "2"}, "--root 2 is outside the world of 2 ranks: use 0..1"},
+           BadCase{{"--collective", "reduce", "--root", "-1"}, "--root -1 is outside the world of 2 ranks"},
+           BadCase{{"--collective", "allreduce", "--root", "1"}, "--root applies to broadcast and reduce, not allreduce"},
+           BadCase{{"--collective", "send_recv", "--peer-map", "1,1"}, "--peer-map 1,1 is not a permutation of 0..1"},
+           BadCase{{"--collective", "send_recv", "--peer-map", "1,0,2"}, "--peer-map has 3 entries for a world of 2 ranks"},
+           BadCase{{"--collective", "send_recv", "--peer-map", "1,x"}, "must list one rank number per rank"},
+           BadCase{{"--collective", "send_recv", "--peer-map", "0,99999999999"}, "must list one rank number per rank"},
+           BadCase{{"--collective", "all_to_all", "--peer-map", "1,0"}, "--peer-map applies to send_recv, not all_to_all"},
+           BadCase{{"--collective", "gather"}, "unknown collective 'gather'"},
+           BadCase{{"--collective", "broadcast", "--algo", "rd"}, "the rd algorithm does not exist for broadcast"},
+       })
+    expect_one_line_error(ccbench({"run", "--np", "2", "--timeout", "30", "--sizes", "1K"}), c.args, c.says);
 }
 
 TEST_CASE("all_to_allv's splits: a wrong shape, a negative entry, rows that disagree with the buffer", "[cli][errors]") {
@@ -196,28 +200,17 @@ TEST_CASE("all_to_allv's splits: a wrong shape, a negative entry, rows that disa
   write(dir + "/shape.txt", "4 4\n4 4\n4 4\n");
   write(dir + "/neg.txt", "4 -4\n4 4\n");
   write(dir + "/ok.txt", "4 4\n8 0\n");
-  struct Case {
-    std::vector<std::string> args;
-    std::string says;
-  };
-  for (const Case& c : {
-           Case{{"--splits", dir + "/shape.txt"}, "has 3 rows for 2 ranks: give one row per sending rank"},
-           Case{{"--splits", dir + "/neg.txt", "-d", "uint8"}, "row 1 has a negative entry (-4)"},
-           Case{{"--splits", dir + "/ok.txt", "--sizes", "4"}, "row 1 sums to 8 B, more than the buffer of 4 B"},
-           Case{{"--splits", dir + "/ok.txt", "--sizes", "16"}, "largest row sums to 8 B, not the buffer of 16 B"},
-           Case{{"--splits", dir + "/nothing.txt"}, "cannot read --splits"},
-           Case{{"--splits", "moe:skew=high"}, "'skew=high' is not skew=S"},
-           Case{{}, "all_to_allv needs --splits"},
-           Case{{"--splits", "moe", "--in-place"}, "--in-place does not apply to all_to_allv"},
-       }) {
-    auto args = ccbench({"run", "--np", "2", "--timeout", "30", "--collective", "all_to_allv"});
-    args.insert(args.end(), c.args.begin(), c.args.end());
-    ProcessResult r = run_process(args);
-    INFO(r.output);
-    CHECK(r.status == 2);
-    CHECK_THAT(r.output, Catch::Contains(c.says));
-    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
-  }
+  for (const BadCase& c : {
+           BadCase{{"--splits", dir + "/shape.txt"}, "has 3 rows for 2 ranks: give one row per sending rank"},
+           BadCase{{"--splits", dir + "/neg.txt", "-d", "uint8"}, "row 1 has a negative entry (-4)"},
+           BadCase{{"--splits", dir + "/ok.txt", "--sizes", "4"}, "row 1 sums to 8 B, more than the buffer of 4 B"},
+           BadCase{{"--splits", dir + "/ok.txt", "--sizes", "16"}, "largest row sums to 8 B, not the buffer of 16 B"},
+           BadCase{{"--splits", dir + "/nothing.txt"}, "cannot read --splits"},
+           BadCase{{"--splits", "moe:skew=high"}, "'skew=high' is not skew=S"},
+           BadCase{{}, "all_to_allv needs --splits"},
+           BadCase{{"--splits", "moe", "--in-place"}, "--in-place does not apply to all_to_allv"},
+       })
+    expect_one_line_error(ccbench({"run", "--np", "2", "--timeout", "30", "--collective", "all_to_allv"}), c.args, c.says);
   ProcessResult other = run_process(ccbench({"run", "--np", "2", "--splits", "moe"}));
   CHECK(other.status == 2);
   CHECK_THAT(other.output, Catch::Contains("--splits applies to all_to_allv, not allreduce"));
