@@ -98,7 +98,10 @@ TEST_CASE("auto: recursive doubling for small AllReduces, each collective's defa
   const CollectiveDescriptor &ar = describe(CollectiveKind::kAllreduce), &ag = describe(CollectiveKind::kAllGather);
   CHECK(shipped_algorithm(ar, 4, 8) == Algorithm::kRecursiveDoubling);
   CHECK(shipped_algorithm(ar, 4, kShippedLatencyBytes) == Algorithm::kRecursiveDoubling);
-  CHECK(shipped_algorithm(ar, 4, kShippedLatencyBytes + 4) == Algorithm::kRing);
+  CHECK(shipped_algorithm(ar, 4, kShippedLatencyBytes + 4) == Algorithm::kTree);
+  CHECK(shipped_algorithm(ar, 2, kShippedLatencyBytes + 4) == Algorithm::kRing);
+  CHECK(shipped_algorithm(ar, 8, kShippedMediumBytes) == Algorithm::kTree);
+  CHECK(shipped_algorithm(ar, 8, kShippedMediumBytes + 4) == Algorithm::kRing);
   CHECK(shipped_algorithm(ar, 1, 8) == Algorithm::kRing);
   CHECK(shipped_algorithm(ag, 4, 8) == Algorithm::kRing);
   const CollectiveDescriptor& bc = describe(CollectiveKind::kBroadcast);

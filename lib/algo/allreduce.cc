@@ -32,6 +32,7 @@ const CollectiveDescriptor& allreduce_descriptor() {
       .trace_names = {"all_reduce"},
       .algorithms = {Algorithm::kRing, Algorithm::kTree, Algorithm::kRecursiveDoubling},
       .small_messages = Algorithm::kRecursiveDoubling,
+      .medium_messages = Algorithm::kTree,
       .reduces = true,
       .per_rank_parts = false,
       .busbw_factor = [](int n) { return n > 1 ? 2.0 * (n - 1) / n : 0.0; },

@@ -26,8 +26,10 @@ struct CollectiveDescriptor {
   std::string_view name;                      // as nccl-tests names it: "allreduce"
   std::vector<std::string_view> trace_names;  // what a trace may call it besides
   std::vector<Algorithm> algorithms;          // what it has; the first is its default
-  // What --algo auto runs for small messages (algo/algorithm_choice.h); kAuto: the default.
+  // What --algo auto runs for small messages, and for medium ones on 4 ranks or more
+  // (algo/algorithm_choice.h); kAuto: the default.
   Algorithm small_messages = Algorithm::kAuto;
+  Algorithm medium_messages = Algorithm::kAuto;
   bool reduces = true;                        // false: no operator (shown as "none")
   bool rooted = false;                        // takes --root
   bool permuted = false;                      // takes --peer-map
