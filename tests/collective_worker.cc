@@ -181,7 +181,7 @@ struct Matrix {
     auto rmr = comm.transport().register_memory(recv.data(), recv.size());
     CollectiveArgs a{{smr.get(), 0}, {rmr.get(), 0}, count, t, ReduceOp::kSum};
     if (in_place) a.recv = a.send;
-    describe(CollectiveKind::kAllToAll).run(comm, chunks, Algorithm::kRing, a);
+    describe(CollectiveKind::kAllToAll).run(comm, chunks, Algorithm::kDirect, a);
     const char* out = in_place ? send.data() : recv.data();
     size_t bad = 0;
     for (int j = 0; j < n; ++j) bad += std::memcmp(out + j * part, in[j].data() + r * part, part) != 0;
@@ -201,7 +201,7 @@ struct Matrix {
     auto rmr = comm.transport().register_memory(recv.data(), recv.size());
     CollectiveArgs a{{smr.get(), 0}, {rmr.get(), 0}, count, t, ReduceOp::kSum, 0, send_to};
     if (in_place) a.recv = a.send;
-    describe(CollectiveKind::kSendRecv).run(comm, chunks, Algorithm::kRing, a);
+    describe(CollectiveKind::kSendRecv).run(comm, chunks, Algorithm::kDirect, a);
     const char* out = in_place ? send.data() : recv.data();
     record(std::memcmp(out, in[from].data(), bytes) == 0,
            "send_recv count=" + std::to_string(count) + " " + std::string(dtype_name(t)) + (send_to ? " mapped" : "") +
@@ -217,12 +217,36 @@ struct Matrix {
     auto smr = comm.transport().register_memory(send.data(), send.size());
     auto rmr = comm.transport().register_memory(recv.data(), recv.size());
     CollectiveArgs a{{smr.get(), 0}, {rmr.get(), 0}, send.size() / es, t, ReduceOp::kSum, 0, nullptr, &splits};
-    describe(CollectiveKind::kAllToAllv).run(comm, chunks, Algorithm::kRing, a);
+    describe(CollectiveKind::kAllToAllv).run(comm, chunks, Algorithm::kDirect, a);
     size_t bad = 0;
     for (int j = 0; j < n; ++j)
       bad += std::memcmp(recv.data() + splits.recv_offset(j, r) * es, in[j].data() + splits.send_offset(j, r) * es,
                          splits.at(j, r) * es) != 0;
     record(bad == 0, "all_to_allv " + what + " " + std::string(dtype_name(t)) + ": " + std::to_string(bad) + " parts wrong");
+  }
+
+  // Gather and scatter around `root`, parts of `count` elements: gather's root ends
+  // with every rank's input in rank order; scatter's rank r with part r of the root's.
+  void gather_scatter(CollectiveKind kind, size_t count, DataType t, int root, bool in_place,
+                      const std::vector<std::vector<char>>& in) {
+    const size_t part = count * dtype_size(t);
+    const int r = comm.rank(), n = comm.size();
+    const bool gather = kind == CollectiveKind::kGather;
+    std::vector<char> whole(in[r].begin(), in[r].end()), one(part + 8, 0);  // in[r]: n parts
+    auto wmr = comm.transport().register_memory(whole.data(), whole.size());
+    auto omr = comm.transport().register_memory(one.data(), one.size());
+    // Gather sends part 0 of in[r] (in `one`), or in place its own slot r of `whole`.
+    if (gather && !in_place) std::memcpy(one.data(), in[r].data(), part);
+    CollectiveArgs a = gather ? CollectiveArgs{{omr.get(), 0}, {wmr.get(), 0}, count, t, ReduceOp::kSum, root}
+                              : CollectiveArgs{{wmr.get(), 0}, {omr.get(), 0}, count, t, ReduceOp::kSum, root};
+    if (in_place) describe(kind).place_in_place(a, r);
+    describe(kind).run(comm, chunks, Algorithm::kDirect, a);
+    size_t bad = 0;
+    if (gather && r == root)
+      for (int j = 0; j < n; ++j) bad += std::memcmp(whole.data() + j * part, in[j].data() + (in_place ? j * part : 0), part) != 0;
+    if (!gather) bad += std::memcmp(a.recv.data(), in[root].data() + r * part, part) != 0;
+    record(bad == 0, std::string(collective_name(kind)) + " root=" + std::to_string(root) + " count=" + std::to_string(count) +
+                         " " + std::string(dtype_name(t)) + (in_place ? " in-place" : "") + ": " + std::to_string(bad) + " parts wrong");
   }
 };
 
@@ -250,6 +274,12 @@ void rooted_and_point_to_point(Matrix& m, DataType t, size_t large) {
       m.send_recv(count, t, place, nullptr, in);
       m.send_recv(count, t, place, &reversed, in);
     }
+    auto parts = m.inputs(count * static_cast<size_t>(n), t);
+    for (int root : {0, n - 1})
+      for (bool place : {false, true}) {
+        m.gather_scatter(CollectiveKind::kGather, count, t, root, place, parts);
+        m.gather_scatter(CollectiveKind::kScatter, count, t, root, place, parts);
+      }
   }
 }
 

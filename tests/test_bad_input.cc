@@ -182,13 +182,13 @@ TEST_CASE("a root outside the world, a peer map that is not a permutation: one l
   for (const BadCase& c : {
            BadCase{{"--collective", "broadcast", "--root", "2"}, "--root 2 is outside the world of 2 ranks: use 0..1"},
            BadCase{{"--collective", "reduce", "--root", "-1"}, "--root -1 is outside the world of 2 ranks"},
-           BadCase{{"--collective", "allreduce", "--root", "1"}, "--root applies to broadcast and reduce, not allreduce"},
+           BadCase{{"--collective", "allreduce", "--root", "1"}, "--root applies to broadcast,reduce,gather,scatter, not allreduce"},
            BadCase{{"--collective", "send_recv", "--peer-map", "1,1"}, "--peer-map 1,1 is not a permutation of 0..1"},
            BadCase{{"--collective", "send_recv", "--peer-map", "1,0,2"}, "--peer-map has 3 entries for a world of 2 ranks"},
            BadCase{{"--collective", "send_recv", "--peer-map", "1,x"}, "must list one rank number per rank"},
            BadCase{{"--collective", "send_recv", "--peer-map", "0,99999999999"}, "must list one rank number per rank"},
            BadCase{{"--collective", "all_to_all", "--peer-map", "1,0"}, "--peer-map applies to send_recv, not all_to_all"},
-           BadCase{{"--collective", "gather"}, "unknown collective 'gather'"},
+           BadCase{{"--collective", "hypercube"}, "unknown collective 'hypercube'"},
            BadCase{{"--collective", "broadcast", "--algo", "rd"}, "the rd algorithm does not exist for broadcast"},
        })
     expect_one_line_error(ccbench({"run", "--np", "2", "--timeout", "30", "--sizes", "1K"}), c.args, c.says);

@@ -30,8 +30,9 @@ TEST_CASE("every collective has a complete descriptor, found by its names", "[re
       CHECK(&find_collective(alias) == d);
     }
   }
-  CHECK_THROWS_WITH(find_collective("gather"),
-                    Catch::Contains("use allreduce, reduce_scatter, all_gather, broadcast, reduce, all_to_all, send_recv"));
+  CHECK_THROWS_WITH(find_collective("hypercube"),
+                    Catch::Contains("use allreduce, reduce_scatter, all_gather, broadcast, reduce, all_to_all, send_recv, "
+                                    "all_to_allv, gather, scatter"));
   CHECK(find_collective("alltoall").kind == CollectiveKind::kAllToAll);
   CHECK(find_collective("sendrecv").kind == CollectiveKind::kSendRecv);
 }
@@ -109,7 +110,7 @@ TEST_CASE("auto: recursive doubling for small AllReduces, each collective's defa
   CHECK(shipped_algorithm(bc, 4, 64 << 20) == Algorithm::kRing);
   CHECK(ag.supports(Algorithm::kAuto));
   CHECK(parse_algorithm("auto") == Algorithm::kAuto);
-  CHECK_THROWS_WITH(parse_algorithm("fast"), Catch::Contains("use auto, ring, tree or rd"));
+  CHECK_THROWS_WITH(parse_algorithm("fast"), Catch::Contains("use auto, ring, tree, rd (recursive doubling) or direct"));
 }
 
 TEST_CASE("count, padding, bus bandwidth and algorithms per collective", "[registry]") {

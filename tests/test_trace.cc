@@ -35,8 +35,8 @@ TEST_CASE("malformed trace lines give the file, the line number and the fix", "[
                     Catch::StartsWith("t.jsonl:3: not a JSON object"));
   CHECK_THROWS_WITH(parse("{\"op\": \"allreduce\", \"dtype\": \"float\"}\n"),
                     Catch::Equals("t.jsonl:1: missing field 'bytes'"));
-  CHECK_THROWS_WITH(parse("{\"op\": \"gather\", \"bytes\": 64, \"dtype\": \"float\"}\n"),
-                    Catch::Contains("t.jsonl:1: unknown collective 'gather': use allreduce"));
+  CHECK_THROWS_WITH(parse("{\"op\": \"hypercube\", \"bytes\": 64, \"dtype\": \"float\"}\n"),
+                    Catch::Contains("t.jsonl:1: unknown collective 'hypercube': use allreduce"));
   CHECK_THROWS_WITH(parse("{\"op\": \"allreduce\", \"bytes\": 64, \"dtype\": \"fp8\"}\n"),
                     Catch::Contains("t.jsonl:1:") && Catch::Contains("fp8"));
   CHECK_THROWS_WITH(parse("{\"op\": \"allreduce\", \"bytes\": -64, \"dtype\": \"float\"}\n"),

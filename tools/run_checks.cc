@@ -146,7 +146,12 @@ bootstrap::JobFingerprint RunCommand::fingerprint(int world_size) const {
 // --root and --peer-map: only where the collective takes them, and within the world.
 static void check_root_and_peer_map(const RunCommand& c, const CollectiveDescriptor& d, int world) {
   const std::string name(d.name), last = std::to_string(world - 1);
-  if (c.root != 0 && !d.rooted) throw_invalid("--root applies to broadcast and reduce, not " + name + ": drop --root");
+  if (c.root != 0 && !d.rooted) {
+    std::vector<std::string> rooted;
+    for (const CollectiveDescriptor* other : all_collectives())
+      if (other->rooted) rooted.emplace_back(other->name);
+    throw_invalid("--root applies to " + join(rooted) + ", not " + name + ": drop --root");
+  }
   if (d.rooted && (c.root < 0 || c.root >= world))
     throw_invalid("--root " + std::to_string(c.root) + " is outside the world of " + std::to_string(world) + " ranks: use 0.." + last);
   if (c.peer_map.empty()) return;

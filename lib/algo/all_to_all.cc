@@ -57,7 +57,7 @@ const CollectiveDescriptor& all_to_all_descriptor() {
       .kind = CollectiveKind::kAllToAll,
       .name = "all_to_all",
       .trace_names = {"alltoall", "all-to-all"},
-      .algorithms = {Algorithm::kRing},  // pairwise exchange; "ring" names its r+1, r+2, ... order
+      .algorithms = {Algorithm::kDirect},
       .small_messages = Algorithm::kAuto,
       .reduces = false,
       .rooted = false,

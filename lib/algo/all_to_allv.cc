@@ -51,7 +51,7 @@ const CollectiveDescriptor& all_to_allv_descriptor() {
       .kind = CollectiveKind::kAllToAllv,
       .name = "all_to_allv",
       .trace_names = {"alltoallv", "all-to-allv"},
-      .algorithms = {Algorithm::kRing},  // all_to_all's pairwise order
+      .algorithms = {Algorithm::kDirect},
       .small_messages = Algorithm::kAuto,
       .reduces = false,
       .rooted = false,

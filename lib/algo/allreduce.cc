@@ -16,6 +16,7 @@ void run(Communicator& comm, const ChunkPolicy& chunks, Algorithm a, const Colle
     case Algorithm::kTree: return TreeAllreduce(comm, chunks).run(args);
     case Algorithm::kRecursiveDoubling: return RecursiveDoublingAllreduce(comm).run(args);
     case Algorithm::kRing:
+    case Algorithm::kDirect:  // not an AllReduce algorithm: refused by validate_algorithm
     case Algorithm::kAuto: break;  // resolved by the runner before it gets here
   }
   RingAllreduce(comm, chunks).run(args);

@@ -24,9 +24,12 @@ struct BufferRef {
 //   all-gather: elements each rank sends (recv holds size x count).
 //   broadcast, reduce, send/recv: elements in send and in recv;
 //   all-to-all: elements each rank sends to each rank (send and recv hold size x count);
-//   all-to-allv: elements each rank sends in all (recv holds what `splits` sends it).
+//   all-to-allv: elements each rank sends in all (recv holds what `splits` sends it);
+//   gather: elements each rank sends (the root's recv holds size x count);
+//   scatter: elements each rank receives (the root's send holds size x count).
 // In-place: send == recv for allreduce, broadcast, reduce, all-to-all and send/recv;
-// for reduce-scatter recv = send + rank x count; for all-gather send = recv + rank x count.
+// for reduce-scatter and scatter recv = send + rank x count; for all-gather and gather
+// send = recv + rank x count.
 struct CollectiveArgs {
   BufferRef send;
   BufferRef recv;
@@ -62,6 +65,8 @@ enum CollectiveTag : uint32_t {
   kTagAllToAll = 0x900,
   kTagSendRecv = 0xa00,
   kTagAllToAllv = 0xb00,
+  kTagGather = 0xc00,
+  kTagScatter = 0xd00,
 };
 
 inline uint32_t ring_step_tag(size_t step) { return kTagRingAllreduce + static_cast<uint32_t>(step); }

@@ -20,6 +20,8 @@ const CollectiveDescriptor& reduce_descriptor();
 const CollectiveDescriptor& all_to_all_descriptor();
 const CollectiveDescriptor& send_recv_descriptor();
 const CollectiveDescriptor& all_to_allv_descriptor();
+const CollectiveDescriptor& gather_descriptor();
+const CollectiveDescriptor& scatter_descriptor();
 
 // The registry: one row per collective.
 const std::vector<const CollectiveDescriptor*>& all_collectives() {
@@ -32,6 +34,8 @@ const std::vector<const CollectiveDescriptor*>& all_collectives() {
       &all_to_all_descriptor(),
       &send_recv_descriptor(),
       &all_to_allv_descriptor(),
+      &gather_descriptor(),
+      &scatter_descriptor(),
   };
   return all;
 }
@@ -41,15 +45,16 @@ std::string_view algorithm_name(Algorithm a) {
     case Algorithm::kRing: return "ring";
     case Algorithm::kTree: return "tree";
     case Algorithm::kRecursiveDoubling: return "rd";
+    case Algorithm::kDirect: return "direct";
     case Algorithm::kAuto: return "auto";
   }
   return "?";
 }
 
 Algorithm parse_algorithm(std::string_view s) {
-  for (Algorithm a : {Algorithm::kRing, Algorithm::kTree, Algorithm::kRecursiveDoubling, Algorithm::kAuto})
+  for (Algorithm a : {Algorithm::kRing, Algorithm::kTree, Algorithm::kRecursiveDoubling, Algorithm::kDirect, Algorithm::kAuto})
     if (s == algorithm_name(a)) return a;
-  throw_invalid("unknown algorithm '" + std::string(s) + "': use auto, ring, tree or rd (recursive doubling)");
+  throw_invalid("unknown algorithm '" + std::string(s) + "': use auto, ring, tree, rd (recursive doubling) or direct");
 }
 
 bool CollectiveDescriptor::supports(Algorithm a) const {
@@ -115,6 +120,10 @@ std::vector<int> every_rank(Algorithm, const CollectiveArgs&, int, int size) {
   std::vector<int> all;
   for (int r = 0; r < size; ++r) all.push_back(r);
   return all;
+}
+
+std::vector<int> root_and_everyone(Algorithm a, const CollectiveArgs& args, int rank, int size) {
+  return rank == args.root ? every_rank(a, args, rank, size) : std::vector<int>{args.root};
 }
 
 void validate_algorithm(CollectiveKind c, Algorithm a) {

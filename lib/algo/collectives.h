@@ -16,8 +16,10 @@
 
 namespace ccb {
 
-// kAuto is resolved per call (algo/algorithm_choice.h) and never runs as such.
-enum class Algorithm { kRing, kTree, kRecursiveDoubling, kAuto };
+// kDirect: every part goes straight from its sender to its receiver (all-to-all,
+// send/recv, gather, scatter). kAuto is resolved per call (algo/algorithm_choice.h)
+// and never runs as such.
+enum class Algorithm { kRing, kTree, kRecursiveDoubling, kDirect, kAuto };
 std::string_view algorithm_name(Algorithm a);
 Algorithm parse_algorithm(std::string_view s);  // throws kInvalidArgument
 
@@ -73,6 +75,7 @@ void place_one_buffer(CollectiveArgs& args, int rank);  // in place: send is rec
 // count elements of this rank's own pattern (or zeros) where the call reads them.
 void fill_own_input(const CollectiveArgs& args, const PatternSpec& p, int rank, bool zeros);
 std::vector<int> every_rank(Algorithm a, const CollectiveArgs& args, int rank, int size);
+std::vector<int> root_and_everyone(Algorithm a, const CollectiveArgs& args, int rank, int size);  // the root: all
 
 // Throw kInvalidArgument naming the fix.
 void validate_algorithm(CollectiveKind c, Algorithm a);

@@ -55,7 +55,7 @@ const CollectiveDescriptor& send_recv_descriptor() {
       .kind = CollectiveKind::kSendRecv,
       .name = "send_recv",
       .trace_names = {"sendrecv"},
-      .algorithms = {Algorithm::kRing},  // one message each way; "ring" names the r -> r+1 default
+      .algorithms = {Algorithm::kDirect},
       .small_messages = Algorithm::kAuto,
       .reduces = false,
       .rooted = false,

@@ -12,6 +12,8 @@ std::string_view collective_name(CollectiveKind c) {
     case CollectiveKind::kAllToAll: return "all_to_all";
     case CollectiveKind::kSendRecv: return "send_recv";
     case CollectiveKind::kAllToAllv: return "all_to_allv";
+    case CollectiveKind::kGather: return "gather";
+    case CollectiveKind::kScatter: return "scatter";
   }
   return "?";
 }

@@ -5,7 +5,7 @@
 
 namespace ccb {
 
-enum class CollectiveKind { kAllreduce, kReduceScatter, kAllGather, kBroadcast, kReduce, kAllToAll, kSendRecv, kAllToAllv };
+enum class CollectiveKind { kAllreduce, kReduceScatter, kAllGather, kBroadcast, kReduce, kAllToAll, kSendRecv, kAllToAllv, kGather, kScatter };
 
 std::string_view collective_name(CollectiveKind c);  // "allreduce", "reduce_scatter", "all_gather", ...
 
