@@ -44,26 +44,6 @@ void run_all_gather(Communicator& comm, const ChunkPolicy& chunks, Algorithm, co
   RingAllGather(comm, chunks).run(args);
 }
 
-// In place, a rank's input is its own part of the output.
-void place_all_gather(CollectiveArgs& a, int rank) {
-  a.send = {a.recv.region, a.recv.offset + static_cast<size_t>(rank) * a.count * dtype_size(a.dtype)};
-}
-
-// Rank r contributes the elements r*count.. of the gathered result.
-void fill_all_gather(const CollectiveArgs& a, const PatternSpec& p, int rank, bool zeros) {
-  if (zeros) std::memset(a.send.data(), 0, a.count * dtype_size(a.dtype));
-  else fill_pattern(a.send.data(), a.count, static_cast<size_t>(rank) * a.count, p, rank);
-}
-
-// Gathered part r is rank r's own input: compared with that.
-uint64_t check_all_gather(const CollectiveArgs& a, const PatternSpec& p, int) {
-  const size_t part = a.count * dtype_size(a.dtype);
-  uint64_t wrong = 0;
-  for (int r = 0; r < p.world; ++r)
-    wrong += count_wrong_input(a.recv.data() + static_cast<size_t>(r) * part, a.count, static_cast<size_t>(r) * a.count, p, r);
-  return wrong;
-}
-
 }  // namespace
 
 const CollectiveDescriptor& all_gather_descriptor() {
@@ -76,9 +56,9 @@ const CollectiveDescriptor& all_gather_descriptor() {
       .per_rank_parts = true,
       .busbw_factor = [](int n) { return n > 1 ? static_cast<double>(n - 1) / n : 0.0; },
       .run = run_all_gather,
-      .place_in_place = place_all_gather,
-      .fill = fill_all_gather,
-      .check = check_all_gather,
+      .place_in_place = place_own_part_of_recv,
+      .fill = fill_own_part,
+      .check = count_wrong_gathered,
   };
   return d;
 }

@@ -116,6 +116,23 @@ void fill_own_input(const CollectiveArgs& a, const PatternSpec& p, int rank, boo
   else fill_pattern(a.send.data(), a.count, 0, p, rank);
 }
 
+void place_own_part_of_recv(CollectiveArgs& a, int rank) {
+  a.send = {a.recv.region, a.recv.offset + static_cast<size_t>(rank) * a.count * dtype_size(a.dtype)};
+}
+
+void fill_own_part(const CollectiveArgs& a, const PatternSpec& p, int rank, bool zeros) {
+  if (zeros) std::memset(a.send.data(), 0, a.count * dtype_size(a.dtype));
+  else fill_pattern(a.send.data(), a.count, static_cast<size_t>(rank) * a.count, p, rank);
+}
+
+uint64_t count_wrong_gathered(const CollectiveArgs& a, const PatternSpec& p, int) {
+  const size_t part = a.count * dtype_size(a.dtype);
+  uint64_t wrong = 0;
+  for (int r = 0; r < p.world; ++r)
+    wrong += count_wrong_input(a.recv.data() + static_cast<size_t>(r) * part, a.count, static_cast<size_t>(r) * a.count, p, r);
+  return wrong;
+}
+
 std::vector<int> every_rank(Algorithm, const CollectiveArgs&, int, int size) {
   std::vector<int> all;
   for (int r = 0; r < size; ++r) all.push_back(r);

@@ -74,6 +74,10 @@ std::vector<int> call_peers(const CollectiveDescriptor& d, Algorithm a, const Co
 void place_one_buffer(CollectiveArgs& args, int rank);  // in place: send is recv
 // count elements of this rank's own pattern (or zeros) where the call reads them.
 void fill_own_input(const CollectiveArgs& args, const PatternSpec& p, int rank, bool zeros);
+// all_gather's and gather's: the input is part `rank` of the n x count output.
+void place_own_part_of_recv(CollectiveArgs& args, int rank);
+void fill_own_part(const CollectiveArgs& args, const PatternSpec& p, int rank, bool zeros);
+uint64_t count_wrong_gathered(const CollectiveArgs& args, const PatternSpec& p, int rank);  // part r: rank r's input
 std::vector<int> every_rank(Algorithm a, const CollectiveArgs& args, int rank, int size);
 std::vector<int> root_and_everyone(Algorithm a, const CollectiveArgs& args, int rank, int size);  // the root: all
 

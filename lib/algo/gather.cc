@@ -25,25 +25,8 @@ void run_gather(Communicator& comm, const ChunkPolicy&, Algorithm, const Collect
   comm.waiter().wait_all(recvs);
 }
 
-// In place, a rank's input is its own part of the output, as in all_gather.
-void place_in_place(CollectiveArgs& a, int rank) {
-  a.send = {a.recv.region, a.recv.offset + static_cast<size_t>(rank) * a.count * dtype_size(a.dtype)};
-}
-
-void fill(const CollectiveArgs& a, const PatternSpec& p, int rank, bool zeros) {
-  if (zeros) std::memset(a.send.data(), 0, a.count * dtype_size(a.dtype));
-  else fill_pattern(a.send.data(), a.count, static_cast<size_t>(rank) * a.count, p, rank);
-}
-
-// Only the root's output is defined: part j is rank j's input.
-uint64_t check(const CollectiveArgs& a, const PatternSpec& p, int rank) {
-  if (rank != a.root) return 0;
-  const size_t part = a.count * dtype_size(a.dtype);
-  uint64_t wrong = 0;
-  for (int j = 0; j < p.world; ++j)
-    wrong += count_wrong_input(a.recv.data() + static_cast<size_t>(j) * part, a.count, static_cast<size_t>(j) * a.count, p, j);
-  return wrong;
-}
+// Only the root's output is defined: all_gather's.
+uint64_t check(const CollectiveArgs& a, const PatternSpec& p, int rank) { return rank == a.root ? count_wrong_gathered(a, p, rank) : 0; }
 
 }  // namespace
 
@@ -61,8 +44,8 @@ const CollectiveDescriptor& gather_descriptor() {
       .per_rank_parts = true,
       .busbw_factor = [](int n) { return n > 1 ? static_cast<double>(n - 1) / n : 0.0; },
       .run = run_gather,
-      .place_in_place = place_in_place,
-      .fill = fill,
+      .place_in_place = place_own_part_of_recv,
+      .fill = fill_own_part,
       .check = check,
       .peers = root_and_everyone,
   };
