@@ -35,9 +35,9 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
       ->capture_default_str();
   run.add_flag("--tune", c.tune, "with --algo auto: time every algorithm at each size at start-up and run the fastest");
   run.add_option("--collective", c.collective,
-                 "allreduce, reduce_scatter, all_gather, broadcast, reduce, all_to_all, all_to_allv, send_recv")
+                 "allreduce, reduce_scatter, all_gather, broadcast, reduce, all_to_all, all_to_allv, send_recv, gather, scatter")
       ->capture_default_str();
-  run.add_option("--root", c.root, "broadcast and reduce: the root rank")->capture_default_str();
+  run.add_option("--root", c.root, "broadcast, reduce, gather and scatter: the root rank")->capture_default_str();
   run.add_option("--peer-map", c.peer_map,
                  "send_recv: rank r sends to the r-th entry, a permutation of the ranks (default: r+1)");
   run.add_option("--splits", c.splits,

@@ -18,7 +18,7 @@ struct RunCommand {
   int iters = 0, warmup = -1, check = 1;
   bool in_place = false;
   bool tune = false;
-  int root = 0;                          // --root: broadcast and reduce
+  int root = 0;                          // --root: broadcast, reduce, gather and scatter
   std::string peer_map;                  // --peer-map: send/recv's permutation, "1,2,0"
   std::string splits;                    // --splits: all_to_allv's matrix file or routing model
   int np = 4;

@@ -36,7 +36,7 @@ struct CollectiveArgs {
   size_t count = 0;
   DataType dtype = DataType::kF32;
   ReduceOp op = ReduceOp::kSum;
-  int root = 0;                             // broadcast and reduce
+  int root = 0;                             // broadcast, reduce, gather and scatter
   const std::vector<int>* send_to = nullptr;  // send/recv: rank r sends to (*send_to)[r]; null: r + 1
   const SplitMatrix* splits = nullptr;        // all-to-allv: elements per (sender, receiver)
 };

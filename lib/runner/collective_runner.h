@@ -26,7 +26,7 @@ struct RunOptions {
   CollectiveKind collective = CollectiveKind::kAllreduce;
   Algorithm algorithm = Algorithm::kAuto;
   bool tune = false;  // auto: measure each algorithm per size instead of the shipped table
-  int root = 0;                // broadcast and reduce
+  int root = 0;                // broadcast, reduce, gather and scatter
   std::vector<int> peer_map;   // send/recv: rank r sends to peer_map[r]; empty: r + 1
   std::shared_ptr<const SplitSpec> splits;  // all-to-allv
   DataType dtype = DataType::kF32;
