@@ -54,7 +54,7 @@ const CollectiveDescriptor& all_gather_descriptor() {
       .algorithms = {Algorithm::kRing},
       .reduces = false,
       .per_rank_parts = true,
-      .busbw_factor = [](int n) { return n > 1 ? static_cast<double>(n - 1) / n : 0.0; },
+      .busbw_factor = busbw_each_part,
       .run = run_all_gather,
       .place_in_place = place_own_part_of_recv,
       .fill = fill_own_part,

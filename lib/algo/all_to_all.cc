@@ -63,7 +63,7 @@ const CollectiveDescriptor& all_to_all_descriptor() {
       .rooted = false,
       .permuted = false,
       .per_rank_parts = true,
-      .busbw_factor = [](int n) { return n > 1 ? static_cast<double>(n - 1) / n : 0.0; },
+      .busbw_factor = busbw_each_part,
       .run = run_all_to_all,
       .place_in_place = place_one_buffer,
       .fill = fill,

@@ -58,7 +58,7 @@ const CollectiveDescriptor& all_to_allv_descriptor() {
       .permuted = false,
       .uneven = true,
       .per_rank_parts = false,
-      .busbw_factor = [](int n) { return n > 1 ? static_cast<double>(n - 1) / n : 0.0; },
+      .busbw_factor = busbw_each_part,
       .run = run_all_to_allv,
       .place_in_place = refuse_in_place,
       .fill = fill_own_input,

@@ -63,7 +63,7 @@ const CollectiveDescriptor& broadcast_descriptor() {
       .rooted = true,
       .permuted = false,
       .per_rank_parts = false,
-      .busbw_factor = [](int) { return 1.0; },
+      .busbw_factor = busbw_whole,
       .run = run_broadcast,
       .place_in_place = place_one_buffer,
       .fill = fill,

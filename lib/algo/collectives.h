@@ -70,7 +70,9 @@ std::vector<int> algorithm_peers(Algorithm a, int rank, int size);
 // ascending order cannot wait in a cycle.
 std::vector<int> call_peers(const CollectiveDescriptor& d, Algorithm a, const CollectiveArgs& args, int rank, int size);
 
-// Descriptor parts that several collectives share.
+// Descriptor parts that several collectives share. nccl-tests' bus bandwidth factors:
+double busbw_each_part(int ranks);  // (n-1)/n: each rank moves all parts but its own
+double busbw_whole(int ranks);      // 1: the whole buffer crosses each link once
 void place_one_buffer(CollectiveArgs& args, int rank);  // in place: send is recv
 // count elements of this rank's own pattern (or zeros) where the call reads them.
 void fill_own_input(const CollectiveArgs& args, const PatternSpec& p, int rank, bool zeros);

@@ -42,7 +42,7 @@ const CollectiveDescriptor& gather_descriptor() {
       .permuted = false,
       .uneven = false,
       .per_rank_parts = true,
-      .busbw_factor = [](int n) { return n > 1 ? static_cast<double>(n - 1) / n : 0.0; },
+      .busbw_factor = busbw_each_part,
       .run = run_gather,
       .place_in_place = place_own_part_of_recv,
       .fill = fill_own_part,

@@ -100,7 +100,7 @@ const CollectiveDescriptor& reduce_scatter_descriptor() {
       .algorithms = {Algorithm::kRing},
       .reduces = true,
       .per_rank_parts = true,
-      .busbw_factor = [](int n) { return n > 1 ? static_cast<double>(n - 1) / n : 0.0; },
+      .busbw_factor = busbw_each_part,
       .run = run_reduce_scatter,
       .place_in_place = place_reduce_scatter,
       .fill = fill_reduce_scatter,

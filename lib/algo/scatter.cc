@@ -55,7 +55,7 @@ const CollectiveDescriptor& scatter_descriptor() {
       .permuted = false,
       .uneven = false,
       .per_rank_parts = true,
-      .busbw_factor = [](int n) { return n > 1 ? static_cast<double>(n - 1) / n : 0.0; },
+      .busbw_factor = busbw_each_part,
       .run = run_scatter,
       .place_in_place = place_in_place,
       .fill = fill,

@@ -61,7 +61,7 @@ const CollectiveDescriptor& send_recv_descriptor() {
       .rooted = false,
       .permuted = true,
       .per_rank_parts = false,
-      .busbw_factor = [](int) { return 1.0; },
+      .busbw_factor = busbw_whole,
       .run = run_send_recv,
       .place_in_place = place_one_buffer,
       .fill = fill_own_input,

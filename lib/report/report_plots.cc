@@ -68,7 +68,8 @@ std::string shared_words(const std::vector<std::string>& keys) {
 
 std::string short_key(const std::string& key, const std::string& shared) {
   std::string rest = key.substr(std::min(key.size(), shared.size() + (shared.empty() ? 0 : 1)));
-  if (rest.size() > 2 && rest.ends_with(" B") && rest.find_first_not_of("0123456789") == rest.size() - 2)
+  // At most 19 digits: every such number fits in 64 bits, so a hostile key cannot throw.
+  if (rest.size() > 2 && rest.size() <= 21 && rest.ends_with(" B") && rest.find_first_not_of("0123456789") == rest.size() - 2)
     return short_bytes(std::stoull(rest));
   return rest.empty() ? key : rest;
 }
