@@ -214,9 +214,36 @@ TEST_CASE("all_to_allv's splits: a wrong shape, a negative entry, rows that disa
   ProcessResult other = run_process(ccbench({"run", "--np", "2", "--splits", "moe"}));
   CHECK(other.status == 2);
   CHECK_THAT(other.output, Catch::Contains("--splits applies to all_to_allv, not allreduce"));
+  // The hottest expert's receive buffer counts before any rank starts: here its 16
+  // ranks' sends and receives would fit if receives were the send buffer's size.
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key, unit;
+  uint64_t kib = 0;
+  while (meminfo >> key >> kib >> unit && key != "MemAvailable:") {}
+  const uint64_t mib = std::max<uint64_t>(kib / 1024 / 64, 1);  // 16 ranks x 2 x this: half of what is free
+  expect_one_line_error(ccbench({"run", "--np", "16", "--collective", "all_to_allv"}),
+                        {"--splits", "moe:skew=8,seed=1", "--sizes", std::to_string(mib) + "M"},
+                        "needs send and receive buffers of");
   // A good matrix runs, checked: the buffer is the largest row, rank 1 sends only to 0.
   ProcessResult ok = run_process(ccbench({"run", "--np", "2", "--collective", "all_to_allv", "--splits", dir + "/ok.txt"}));
   INFO(ok.output);
   CHECK(ok.status == 0);
   CHECK_THAT(ok.output, Catch::Contains("# Out of bounds values : 0 OK"));
+}
+
+TEST_CASE("bad --parallel input: a product that is not the world or a bad spec or a stage that splits a block",
+          "[cli][errors][parallel]") {
+  TempDir tmp;
+  const std::string model = tmp.path + "/tiny.json";
+  write(model, R"({"name": "tiny", "hidden": 8, "layers": 6, "ffn": 16, "heads": 2, "vocab": 10, "seq": 4})");
+  for (const BadCase& c : {
+           BadCase{{"--profile", model, "--parallel", "tp=2,pp=2,dp=2"},
+                   "--parallel tp=2,pp=2,dp=2 makes 8 ranks but the job has 4: make tp x pp x dp equal the number of ranks"},
+           BadCase{{"--profile", model, "--parallel", "tp=two"}, "--parallel 'tp=two': tp must be a whole number"},
+           BadCase{{"--profile", model, "--parallel", "cp=2"}, "each part is tp=N, pp=N or dp=N"},
+           BadCase{{"--profile", model, "--parallel", "tp=1,pp=4"}, "--parallel pp=4 does not divide tiny's 6 transformer blocks"},
+           BadCase{{"--profile", model + ":tp", "--parallel", "tp=2"}, "give one --profile MODEL, without a ':mode'"},
+           BadCase{{"--parallel", "tp=2"}, "--parallel splits a model's step into its groups: add --profile MODEL"},
+       })
+    expect_one_line_error(ccbench({"run", "--np", "4", "--timeout", "30"}), c.args, c.says);
 }

@@ -87,6 +87,39 @@ TEST_CASE("the pp, zero1, zero2, hsdp and ep profiles run their collectives, che
   unlink(js.c_str());
 }
 
+TEST_CASE("a run with --parallel times each kind of group alone and then all at once (checked)", "[cli][parallel]") {
+  const std::string model = temp_path("llama-tiny.json"), js = temp_path("parallel.json");
+  std::ofstream(model) << R"({"name": "llama-tiny", "hidden": 64, "layers": 4, "ffn": 128, "heads": 4, "vocab": 100,
+                              "seq": 16, "micro_batches": 2})";
+  ProcessResult r = run_process(ccbench({"run", "--np", "8", "--profile", model, "--parallel", "tp=2,pp=2,dp=2",
+                                         "--trace-passes", "2", "--json", js}));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("# parallel llama-tiny tp=2,pp=2,dp=2 (8 ranks)") && Catch::Contains("#wrong 0"));
+  for (const char* kind : {"\n  tp ", "\n  pp ", "\n  dp "}) CHECK_THAT(r.output, Catch::Contains(kind));
+  json j = read_json(js);
+  CHECK(j["complete"] == true);
+  std::vector<std::string> steps;
+  for (const json& s : j["steps"]) {
+    steps.push_back(s["kind"].get<std::string>() + " " + s["name"].get<std::string>());
+    if (s["name"] != "llama-tiny:step") CHECK(s["total_us"]["samples"] == 2);
+  }
+  CHECK(steps == std::vector<std::string>{"parallel_alone llama-tiny:tp", "parallel_together llama-tiny:tp",
+                                          "parallel_alone llama-tiny:pp", "parallel_together llama-tiny:pp",
+                                          "parallel_alone llama-tiny:dp", "parallel_together llama-tiny:dp",
+                                          "parallel_alone llama-tiny:step", "parallel_together llama-tiny:step"});
+  CHECK(j["steps"][0]["calls"] == 2 * 4 * 2);  // a stage's 2 blocks x 4 AllReduces x 2 micro-batches
+
+  // One kind of group only (dp is what the world leaves: 1): one group per rank, no threads beside it.
+  ProcessResult tp_only = run_process(ccbench({"run", "--np", "4", "--profile", model, "--parallel", "tp=4", "--trace-passes", "1"}));
+  INFO(tp_only.output);
+  CHECK(tp_only.status == 0);
+  CHECK_THAT(tp_only.output, Catch::Contains("tp=4,pp=1,dp=1") && Catch::Contains("#wrong 0"));
+  CHECK_THAT(tp_only.output, !Catch::Contains("\n  dp "));
+  unlink(model.c_str());
+  unlink(js.c_str());
+}
+
 TEST_CASE("a trace is replayed in order and its total reported", "[cli][trace]") {
   const std::string trace = temp_path("t.jsonl"), js = temp_path("t.json");
   write_text(trace,

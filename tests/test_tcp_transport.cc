@@ -75,6 +75,11 @@ TEST_CASE("abort wakes a waiter", "[tcp]") {
   check_abort_wakes_waiter(p);
 }
 
+TEST_CASE("two pairs of transports in one process run side by side", "[tcp]") {
+  TransportPair a, b;
+  check_pairs_side_by_side(a, b);
+}
+
 TEST_CASE("a wrong job token is refused at connect", "[tcp]") {
   CHECK_THROWS_WITH(TransportPair({}, 1, 2), Catch::Contains("job token mismatch"));
 }

@@ -97,6 +97,11 @@ TEST_CASE("verbs: abort wakes a waiter", "[verbs]") {
   check_abort_wakes_waiter(p);
 }
 
+TEST_CASE("verbs: two pairs of transports in one process run side by side", "[verbs]") {
+  TransportPair a = verbs_pair(), b = verbs_pair();
+  check_pairs_side_by_side(a, b);
+}
+
 TEST_CASE("verbs: the registration cache never registers a buffer twice", "[verbs]") {
   verbs::VerbsTransport t(0, 1, {});
   AlignedBuffer buf(1 << 20);

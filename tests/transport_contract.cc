@@ -123,4 +123,18 @@ void check_abort_wakes_waiter(TransportPair& p) {
   killer.join();
 }
 
+void check_pairs_side_by_side(TransportPair& a, TransportPair& b) {
+  constexpr size_t kBytes = 8 << 20;
+  constexpr int kRounds = 4;
+  // Each pair on its own thread (its two transports each driven by one more), as
+  // --parallel runs a rank's groups.
+  auto drive = [](TransportPair& p, unsigned seed) {
+    for (int round = 0; round < kRounds; ++round) send_recv(p, kBytes, seed + static_cast<unsigned>(round) * 2);
+  };
+  auto first = std::async(std::launch::async, drive, std::ref(a), 1u);
+  auto second = std::async(std::launch::async, drive, std::ref(b), 2u);
+  first.get();
+  second.get();
+}
+
 }  // namespace ccb::test

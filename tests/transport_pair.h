@@ -42,6 +42,9 @@ void check_receives_after_sends(TransportPair& p);
 void check_receive_larger_than_message(TransportPair& p);
 void check_silent_peer_times_out(TransportPair& p);
 void check_abort_wakes_waiter(TransportPair& p);
+// Two pairs in one process, each driven by its own threads at once (several
+// communicators per process, as --parallel's groups): every message intact.
+void check_pairs_side_by_side(TransportPair& a, TransportPair& b);
 // Closes rank 1 under a pending receive on rank 0; the error must contain `expected`.
 void check_peer_close_fails_pending(TransportPair& p, const std::string& expected);
 

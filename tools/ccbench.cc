@@ -56,7 +56,8 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("--slots", c.slots, "Chunks received ahead")->check(CLI::Range(1, 64))->capture_default_str();
   run.add_option("--profile", c.profiles, "LLM step to measure: NAME[:ddp|tp|fsdp] (a preset or a model .json); repeatable")->group("Profiles");
   run.add_option("--trace", c.trace, "Replay a collective trace (JSON lines of {op, bytes, dtype}) in order")->group("Profiles");
-  run.add_option("--trace-passes", c.trace_passes, "Timed passes over the trace")->check(CLI::Range(1, 1000000))->capture_default_str()->group("Profiles");
+  run.add_option("--parallel", c.parallel, "Run --profile MODEL as a 3D-parallel job: tp=T,pp=P,dp=D (Megatron's rank order); each group on its own connections, one kind at a time and all at once")->group("Profiles");
+  run.add_option("--trace-passes", c.trace_passes, "Timed passes over a replayed step (--trace, --parallel)")->check(CLI::Range(1, 1000000))->capture_default_str()->group("Profiles");
   run.add_option("--repeat", c.repeat, "Passes over the sizes (or profile, or trace); the JSON keeps each, and their median and 95% CI")->check(CLI::Range(1, 10000))->capture_default_str()->group("Repetitions");
   run.add_flag("--shuffle", c.shuffle, "Run each pass's sizes in a random order (the seed is recorded)")->group("Repetitions");
   run.add_option("--seed", c.seed, "The --shuffle order's seed, to repeat a run's order")->group("Repetitions");

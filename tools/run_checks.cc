@@ -11,6 +11,7 @@
 #include "job/preflight.h"
 #include "metrics/link_utilization.h"
 #include "profiles/trace.h"
+#include "run_parallel.h"
 #include "run_command.h"
 #include "report_command.h"
 #include "run_rules.h"
@@ -106,6 +107,7 @@ bootstrap::JobFingerprint RunCommand::fingerprint(int world_size) const {
   add_field(f, "ccbench", std::string(kCcbenchVersion) + " run");
   add_field(f, "world size", std::to_string(world_size));
   add_field(f, "--transport", transport.name);
+  if (!parallel.empty()) add_field(f, "--parallel", parse_parallel(parallel, world_size).describe());
   if (!profiles.empty()) {
     std::vector<std::string> names;
     for (const Profile& p : profile_list()) names.push_back(p.name + " (" + std::to_string(p.entries.size()) + " sizes)");
@@ -180,6 +182,15 @@ static void check_splits(const RunCommand& c, const CollectiveDescriptor& d, int
   for (uint64_t size : c.size_list()) split_buffer_bytes(s, world, parse_dtype(c.dtype), size);
 }
 
+// all_to_allv's receive buffer at `size`: the hottest receiver's total, up to ranks x
+// the send buffer under a steep routing model. 0 for the other collectives.
+static uint64_t uneven_recv_bytes(const RunOptions& o, int world, uint64_t size) {
+  if (!describe(o.collective).uneven || !o.splits) return 0;
+  const size_t esize = dtype_size(o.dtype);
+  return checked_mul(make_splits(*o.splits, world, o.dtype, size / esize).largest_recv_total(), esize,
+                     "all_to_allv's receive buffer");
+}
+
 void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const {
   if (!std::isfinite(timeout_s) || timeout_s <= 0 || timeout_s > kMaxTimeoutS)
     throw_invalid("--timeout must be a number of seconds above 0 and at most 86400");
@@ -197,23 +208,26 @@ void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const 
   if (tune && algorithms.front() != Algorithm::kAuto)
     throw_invalid("--tune measures what --algo auto chooses: drop --tune, or use --algo auto");
   if (!profiles.empty() && !trace.empty()) throw_invalid("--profile and --trace each describe a step: give one of them");
+  if (!parallel.empty() && profiles.empty())
+    throw_invalid("--parallel splits a model's step into its groups: add --profile MODEL (a preset or a model .json)");
   if (trace_passes < 1) throw_invalid("--trace-passes must be at least 1");
   if (repeat < 1 || repeat > kMaxRepeat) throw_invalid("--repeat must be between 1 and " + std::to_string(kMaxRepeat));
   if (seed && !shuffle) throw_invalid("--seed orders the sizes of --shuffle: add --shuffle, or drop --seed");
-  uint64_t largest = 0;
+  uint64_t largest = 0, largest_recv = 0;
   if (!profiles.empty() || !trace.empty()) {
     if (!sizes.empty() || !min_bytes.empty() || !max_bytes.empty())
       throw_invalid("--profile/--trace set the sizes: drop -b, -e and --sizes");
     if (collective != "allreduce" || dtype != "float")
       throw_invalid("--profile/--trace set each call's collective and type: drop --collective and -d");
-    largest = largest_step_buffer(*this, world);
+    largest = parallel.empty() ? largest_step_buffer(*this, world) : parallel_buffer_bytes(parallel_plan(*this, world));
   } else {
     for (uint64_t s : size_list()) {
       validate_size(o.collective, o.dtype, world, s);
       largest = std::max(largest, s);
+      largest_recv = std::max(largest_recv, uneven_recv_bytes(o, world, s));
     }
   }
-  check_memory_fits(largest, ranks_here);
+  check_memory_fits(largest, ranks_here, std::max(largest, largest_recv));
   if (retries > 0 && (!profiles.empty() || !trace.empty()))
     throw_invalid("--retries measures sizes of a sweep again; for --profile or --trace, judge the result with ccbench check");
   if (writes_outputs) {

@@ -16,6 +16,7 @@
 #include "profiles/trace.h"
 #include "runner/result_record.h"
 #include "report_command.h"
+#include "run_parallel.h"
 #include "run_rules.h"
 #include "runner/pass_order.h"
 #include "runner/result_table.h"
@@ -327,7 +328,8 @@ int run_rank(const RunCommand& cmd) {
     Output out{root, cmd.repeat, ResultTable(std::cout),
                ResultRecord(job, root ? cmd.json_path : "", root ? cmd.csv_path : "")};
     uint64_t wrong = 0;
-    if (!cmd.profiles.empty()) wrong = run_profiles(cmd, comm, boot, out);
+    if (!cmd.parallel.empty()) wrong = run_parallel(cmd, rank, root ? &out.record : nullptr);
+    else if (!cmd.profiles.empty()) wrong = run_profiles(cmd, comm, boot, out);
     else if (!cmd.trace.empty()) wrong = run_trace(cmd, comm, boot, out);
     else wrong = run_sweeps(cmd, comm, boot, out, order);
     int verdict = 0;

@@ -32,7 +32,8 @@ struct RunCommand {
   std::string line_rate;                 // --line-rate; "" reads the link
   std::vector<std::string> profiles;     // --profile NAME[:mode]
   std::string trace;                     // --trace FILE
-  int trace_passes = 5;
+  std::string parallel;                  // --parallel tp=T,pp=P,dp=D (with one --profile MODEL)
+  int trace_passes = 5;                  // timed passes of a replayed step (--trace, --parallel)
   int repeat = 1;                        // --repeat: passes over the sizes, profile or trace
   bool shuffle = false;                  // --shuffle: each pass's sizes in a random order
   std::optional<uint64_t> seed;          // --seed: that order's seed (default: drawn, recorded)

@@ -64,16 +64,16 @@ void check_fd_budget(const TransportChoice& t, int world_size) {
                 (per_peer > 1 ? " or use fewer streams or QPs per peer" : ""));
 }
 
-void check_memory_fits(uint64_t largest_bytes, int ranks_here) {
+void check_memory_fits(uint64_t largest_bytes, int ranks_here, uint64_t largest_recv_bytes) {
   const uint64_t available = available_memory();
   if (available == 0) return;
-  const long double need = 2.0L * static_cast<long double>(largest_bytes) * ranks_here;  // send + receive
-  if (need <= static_cast<long double>(available)) return;
+  const long double per_rank = static_cast<long double>(largest_bytes) +
+                               static_cast<long double>(largest_recv_bytes ? largest_recv_bytes : largest_bytes);
+  if (per_rank * ranks_here <= static_cast<long double>(available)) return;
   const auto gib = [](long double b) { return std::to_string(static_cast<uint64_t>(b / (1ull << 30))) + " GiB"; };
   throw_invalid("the largest size, " + format_bytes(largest_bytes) + ", needs send and receive buffers of " +
-                gib(2.0L * static_cast<long double>(largest_bytes)) + " per rank x " + std::to_string(ranks_here) +
-                " rank(s) on this host, but " + gib(static_cast<long double>(available)) +
-                " is available: pick smaller sizes or fewer ranks");
+                gib(per_rank) + " per rank x " + std::to_string(ranks_here) + " rank(s) on this host, but " +
+                gib(static_cast<long double>(available)) + " is available: pick smaller sizes or fewer ranks");
 }
 
 }  // namespace ccb

@@ -16,8 +16,9 @@ void check_transport_here(const TransportChoice& t);
 // run out: "ulimit -n is 1024, world size 512 needs about 1,100".
 void check_fd_budget(const TransportChoice& t, int world_size);
 
-// Refuses a job whose send and receive buffers for `largest_bytes`, on each of
-// `ranks_here` ranks, would not fit in this host's available memory.
-void check_memory_fits(uint64_t largest_bytes, int ranks_here);
+// Refuses a job whose send and receive buffers (`largest_bytes` each, or a receive
+// buffer of `largest_recv_bytes` where it differs: all_to_allv's hottest rank), on each
+// of `ranks_here` ranks, would not fit in this host's available memory.
+void check_memory_fits(uint64_t largest_bytes, int ranks_here, uint64_t largest_recv_bytes = 0);
 
 }  // namespace ccb

@@ -6,6 +6,9 @@
 #pragma once
 #include <chrono>
 #include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
 
 #include "algo/communicator.h"
 #include "bootstrap/bootstrap.h"
@@ -22,10 +25,39 @@ struct JobSettings {
   bootstrap::JobFingerprint fingerprint;
 };
 
+// The transports to abort when the job fails elsewhere: the rank's own, and any that a
+// command opens beside it (--parallel's groups). The job's watch calls abort_all from
+// its own thread.
+class AbortList {
+ public:
+  // Keeps `t` on the list until destroyed; destroy it before the transport. A transport
+  // added after the job failed is aborted at once.
+  class Entry {
+   public:
+    Entry(AbortList& list, Transport& t);
+    ~Entry();
+    Entry(const Entry&) = delete;
+    Entry& operator=(const Entry&) = delete;
+
+   private:
+    AbortList& list_;
+    Transport& transport_;
+  };
+  void abort_all(const std::string& why);
+
+ private:
+  std::mutex mu_;
+  std::vector<Transport*> transports_;
+  std::string why_;  // set once the job failed
+};
+
 struct RankContext {
   Bootstrap& boot;
   Transport& transport;
   Communicator& comm;
+  const LaunchInfo& info;
+  const JobSettings& settings;
+  AbortList& aborts;
 };
 
 // Returns the body's exit status, or the error's (report_error) after ending the job.

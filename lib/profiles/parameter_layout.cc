@@ -15,16 +15,16 @@ class LayoutBuilder {
     block_ = block;
   }
   // A rows x cols tensor; a product past 64 bits names the tensor (and so the fields).
-  void add(const std::string& name, uint64_t rows, uint64_t cols = 1) {
-    out_.push_back({prefix_ + name, checked_mul(rows, cols, "the elements of " + prefix_ + name), block_});
+  void add(const std::string& name, uint64_t rows, uint64_t cols = 1, bool replicated = false) {
+    out_.push_back({prefix_ + name, checked_mul(rows, cols, "the elements of " + prefix_ + name), block_, replicated});
   }
   void linear(const std::string& name, uint64_t in, uint64_t out, bool bias) {
     add(name + ".weight", in, out);
     if (bias) add(name + ".bias", out);
   }
   void norm(const std::string& name, uint64_t h, bool bias) {
-    add(name + ".weight", h);
-    if (bias) add(name + ".bias", h);
+    add(name + ".weight", h, 1, true);
+    if (bias) add(name + ".bias", h, 1, true);
   }
 
  private:

@@ -13,6 +13,7 @@ struct ParameterTensor {
   std::string name;
   uint64_t elements = 0;
   int block = -1;  // transformer block (T5: decoder blocks follow the encoder's); -1 outside
+  bool replicated = false;  // a norm: Megatron keeps a whole copy on every tensor-parallel rank
 };
 
 std::vector<ParameterTensor> parameter_tensors(const ModelConfig& m);

@@ -70,11 +70,12 @@ void Profile::add(CollectiveKind op, uint64_t bytes, DataType dtype, uint64_t co
 // DDP fills buckets in definition order: a bucket closes once it reaches its limit
 // (1 MiB for the first, the cap after), so a tensor larger than the limit makes a
 // bucket of its own size. Gradients become ready in reverse, so buckets reduce in reverse.
-std::vector<uint64_t> ddp_bucket_bytes(const ModelConfig& m, DdpBucketing rule) {
+std::vector<uint64_t> ddp_bucket_bytes(const std::vector<ParameterTensor>& tensors, DataType grad_dtype,
+                                       DdpBucketing rule) {
   std::vector<uint64_t> buckets;
   uint64_t open = 0;
-  const uint64_t esize = dtype_size(m.grad_dtype);
-  for (const auto& t : parameter_tensors(m)) {
+  const uint64_t esize = dtype_size(grad_dtype);
+  for (const auto& t : tensors) {
     open = checked_add(open, checked_mul(t.elements, esize, t.name + " in bytes"), "a gradient bucket");
     if (open >= (buckets.empty() ? rule.first : rule.cap)) {
       buckets.push_back(open);
@@ -84,6 +85,10 @@ std::vector<uint64_t> ddp_bucket_bytes(const ModelConfig& m, DdpBucketing rule) 
   if (open > 0) buckets.push_back(open);
   std::reverse(buckets.begin(), buckets.end());
   return buckets;
+}
+
+std::vector<uint64_t> ddp_bucket_bytes(const ModelConfig& m, DdpBucketing rule) {
+  return ddp_bucket_bytes(parameter_tensors(m), m.grad_dtype, rule);
 }
 
 static std::string billions(uint64_t n) {
@@ -102,8 +107,7 @@ static Profile ddp(const ModelConfig& m) {
   return p;
 }
 
-// One micro-batch's activations: micro_batch x seq x hidden elements.
-static uint64_t activation_bytes(const ModelConfig& m) {
+uint64_t activation_bytes(const ModelConfig& m) {
   const std::string product = "micro_batch x seq x hidden x bytes per element";
   return checked_mul(checked_mul(checked_mul(m.micro_batch, m.seq, product), m.hidden, product), dtype_size(m.dtype),
                      product);
@@ -226,7 +230,7 @@ Profile derive_profile(const ModelConfig& m, ParallelMode mode) {
   return p;
 }
 
-static ModelConfig load_model(const std::string& name) {
+ModelConfig load_model(const std::string& name) {
   if (const ModelConfig* m = find_preset(name)) return *m;
   if (name.size() > 5 && name.ends_with(".json"))
     return model_from_json(read_regular_file(name, kMaxModelFileBytes, "--profile"), name);

@@ -17,8 +17,8 @@
 //    backward: four all-to-alls of micro_batch x seq x top_k x hidden;
 //  - hsdp: FSDP HYBRID_SHARD: fsdp's traffic within a shard group of shard_group ranks,
 //    and each unit's gradient shard all-reduced across the groups.
-// A profile's entries run over the job's world; the groups of a real 3D or hybrid job
-// are for --parallel.
+// A profile's entries run over the job's world; a 3D-parallel job's groups, each with
+// its own share of the step, are parallel_step.h's.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -28,6 +28,7 @@
 #include "core/collective_kind.h"
 #include "core/dtype.h"
 #include "profiles/model_config.h"
+#include "profiles/parameter_layout.h"
 
 namespace ccb {
 
@@ -65,12 +66,21 @@ struct DdpBucketing {
 };
 // Bucket sizes in bytes, in the order DDP reduces them (reverse of definition order).
 std::vector<uint64_t> ddp_bucket_bytes(const ModelConfig& m, DdpBucketing rule = {});
+// The same rule over any tensors (a rank's shard of a 3D-parallel model).
+std::vector<uint64_t> ddp_bucket_bytes(const std::vector<ParameterTensor>& tensors, DataType grad_dtype,
+                                       DdpBucketing rule = {});
+
+// One micro-batch's activations in bytes: micro_batch x seq x hidden elements of dtype.
+uint64_t activation_bytes(const ModelConfig& m);
 
 // A model file is a regular file of at most this size (a config is a few hundred bytes).
 constexpr uint64_t kMaxModelFileBytes = 1ull << 20;
 
 // Throws kInvalidArgument naming the product that overflows 64 bits.
 Profile derive_profile(const ModelConfig& m, ParallelMode mode);
+// A preset's name or a model .json file; throws kInvalidArgument naming the presets
+// when the name is neither.
+ModelConfig load_model(const std::string& name);
 // "llama2-7b:ddp", "llama2-70b:tp", "my-model.json:fsdp"; the mode defaults to ddp.
 // Throws kInvalidArgument naming the presets when the name is unknown.
 Profile resolve_profile(std::string_view spec);

@@ -25,13 +25,13 @@ struct ResultRow {
 };
 
 struct StepSummary {
-  std::string kind;      // "profile" or "trace"
+  std::string kind;      // "profile", "trace", "parallel_alone" or "parallel_together"
   std::string name;      // profile name or trace file
   std::string summary;
   std::string algorithm;
   double comm_us = 0;    // one step's communication time
   uint64_t calls = 0, bytes = 0;
-  LatencyStats trace_total_us;  // traces: per timed pass
+  LatencyStats trace_total_us;  // traces and --parallel: per timed pass
 };
 
 class MeasurementSet {

@@ -114,7 +114,7 @@ static ordered step_json(const MeasurementSet::Step& step) {
   ordered j{{"kind", s.kind}, {"name", s.name}, {"summary", s.summary}, {"algorithm", s.algorithm},
             {"comm_us", s.comm_us}, {"calls", s.calls}, {"bytes", s.bytes}, {"passes_us", passes},
             {"comm_us_summary", median_json(judge::summarize_median(passes))}};
-  if (s.kind == "trace") j["total_us"] = latency_json(s.trace_total_us);
+  if (s.trace_total_us.samples > 0) j["total_us"] = latency_json(s.trace_total_us);
   return j;
 }
 

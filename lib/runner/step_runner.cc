@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "core/checked.h"
+#include "core/error.h"
 #include "runner/rank_report.h"
 
 namespace ccb {
@@ -47,27 +48,58 @@ double run_profile(Communicator& comm, Bootstrap& boot, const Profile& p, const 
   return step_us;
 }
 
+StepReplay::StepReplay(Communicator& comm, Bootstrap& boot, std::vector<TraceCall> calls, RunOptions base)
+    : comm_(comm), boot_(boot), calls_(std::move(calls)), base_(std::move(base)) {}
+
+StepReplay::~StepReplay() = default;
+
+CollectiveRunner& StepReplay::runner_for(const TraceCall& c) {
+  auto& r = runners_[{c.op, c.dtype}];
+  if (!r) r = std::make_unique<CollectiveRunner>(comm_, boot_, for_collective(base_, c.op, c.dtype));
+  return *r;
+}
+
+uint64_t StepReplay::bytes_of(const TraceCall& c) const { return padded_bytes(c.op, c.dtype, comm_.size(), c.bytes); }
+
+uint64_t StepReplay::bytes() const {
+  uint64_t total = 0;
+  for (const TraceCall& c : calls_) total = checked_add(total, c.bytes, "the bytes of a step");
+  return total;
+}
+
+uint64_t StepReplay::prepare() {
+  uint64_t wrong = 0;
+  for (const TraceCall& c : calls_) wrong += runner_for(c).prepare(bytes_of(c));
+  return wrong;
+}
+
+double StepReplay::pass_seconds() {
+  double total = 0;
+  for (const TraceCall& c : calls_) {
+    CollectiveRunner& r = runner_for(c);
+    r.resize(bytes_of(c));
+    total += r.time_one();
+  }
+  return total;
+}
+
+std::vector<TraceCall> step_calls(const Profile& p, uint64_t max_calls) {
+  if (p.calls_per_step() > max_calls)
+    throw_invalid(p.name + " makes " + std::to_string(p.calls_per_step()) + " calls per step, more than the " +
+                  std::to_string(max_calls) + " a replay takes: use a smaller micro_batches or fewer layers");
+  std::vector<TraceCall> out;
+  for (const ProfileEntry& e : p.entries)
+    for (uint64_t i = 0; i < e.count; ++i) out.push_back(TraceCall{e.op, e.bytes, e.dtype});
+  return out;
+}
+
 TraceResult replay_trace(Communicator& comm, Bootstrap& boot, const std::vector<TraceCall>& calls,
                          const RunOptions& base, int passes) {
-  std::map<std::pair<CollectiveKind, DataType>, std::unique_ptr<CollectiveRunner>> runners;
-  auto runner_for = [&](const TraceCall& c) -> CollectiveRunner& {
-    auto& r = runners[{c.op, c.dtype}];
-    if (!r) r = std::make_unique<CollectiveRunner>(comm, boot, for_collective(base, c.op, c.dtype));
-    return *r;
-  };
-  auto bytes_of = [&](const TraceCall& c) { return padded_bytes(c.op, c.dtype, comm.size(), c.bytes); };
+  StepReplay replay(comm, boot, calls, base);
   RankReport mine;
-  for (const TraceCall& c : calls) mine.wrong += runner_for(c).prepare(bytes_of(c));
+  mine.wrong = replay.prepare();
   boot.barrier();
-  for (int pass = 0; pass < passes; ++pass) {
-    double total = 0;
-    for (const TraceCall& c : calls) {
-      CollectiveRunner& r = runner_for(c);
-      r.resize(bytes_of(c));
-      total += r.time_one();
-    }
-    mine.iter_us.push_back(total * 1e6);
-  }
+  for (int pass = 0; pass < passes; ++pass) mine.iter_us.push_back(replay.pass_seconds() * 1e6);
   CombinedReport all = exchange_reports(boot, mine);
   return TraceResult{calls.size(), passes, all.wrong, all.latency_us};
 }

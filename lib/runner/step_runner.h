@@ -2,6 +2,8 @@
 // replayed call by call in its own order.
 #pragma once
 #include <functional>
+#include <map>
+#include <memory>
 #include <vector>
 
 #include "profiles/profile.h"
@@ -29,6 +31,32 @@ RunOptions for_collective(const RunOptions& base, CollectiveKind op, DataType t)
 // One runner (and one set of buffers) is alive at a time. Every rank calls this.
 double run_profile(Communicator& comm, Bootstrap& boot, const Profile& p, const RunOptions& base,
                    const std::function<void(const ProfileRow&)>& on_row);
+
+// One step's calls replayed in order on one communicator, one runner (and one set of
+// buffers) per collective and type. Every rank of the communicator makes the same calls.
+class StepReplay {
+ public:
+  StepReplay(Communicator& comm, Bootstrap& boot, std::vector<TraceCall> calls, RunOptions base);
+  ~StepReplay();
+  uint64_t prepare();     // every call once, checked: this rank's wrong elements
+  double pass_seconds();  // every call once, timed
+  size_t calls() const { return calls_.size(); }
+  uint64_t bytes() const;
+
+ private:
+  CollectiveRunner& runner_for(const TraceCall& c);
+  uint64_t bytes_of(const TraceCall& c) const;
+
+  Communicator& comm_;
+  Bootstrap& boot_;
+  std::vector<TraceCall> calls_;
+  RunOptions base_;
+  std::map<std::pair<CollectiveKind, DataType>, std::unique_ptr<CollectiveRunner>> runners_;
+};
+
+// A profile's entries as the calls of one step, each entry `count` times in a row.
+// Throws kInvalidArgument when that is more than `max_calls`.
+std::vector<TraceCall> step_calls(const Profile& p, uint64_t max_calls);
 
 struct TraceResult {
   size_t calls = 0;

@@ -1,0 +1,85 @@
+#include "job/rank_groups.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+
+namespace ccb {
+
+RankGroup::RankGroup(GroupKind kind, std::vector<int> members, TransportPtr transport, AbortList& aborts)
+    : kind_(kind), members_(std::move(members)), transport_(std::move(transport)), abort_entry_(aborts, *transport_) {}
+
+RankGroup::~RankGroup() = default;
+
+void RankGroup::connect(std::vector<std::string> addresses, const WaitPolicy& policy, int world_rank) {
+  const auto me = std::find(members_.begin(), members_.end(), world_rank);
+  comm_ = std::make_unique<Communicator>(*transport_, static_cast<int>(me - members_.begin()),
+                                         static_cast<int>(members_.size()), std::move(addresses), policy);
+  boot_ = std::make_unique<CommunicatorBootstrap>(*comm_);
+}
+
+GroupLane RankGroup::lane(std::vector<TraceCall> calls) { return GroupLane{kind_, members_, *comm_, *boot_, std::move(calls)}; }
+
+// Each rank's addresses of its groups, one per kind, length-prefixed (they are opaque bytes).
+static std::string encode_addresses(const std::vector<std::string>& by_kind) {
+  std::string out;
+  for (const std::string& a : by_kind) out += std::to_string(a.size()) + ':' + a;
+  return out;
+}
+
+static std::vector<std::string> decode_addresses(const std::string& text, int from_rank) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (at < text.size() && out.size() < kGroupKinds.size()) {
+    size_t colon = text.find(':', at);
+    size_t length = 0;
+    try {
+      length = std::stoul(text.substr(at, colon - at));
+    } catch (const std::exception&) {
+      colon = std::string::npos;
+    }
+    if (colon == std::string::npos || length > text.size() - colon - 1)
+      throw Error(ErrorKind::kProtocol, "rank " + std::to_string(from_rank) + " sent malformed group addresses");
+    out.push_back(text.substr(colon + 1, length));
+    at = colon + 1 + length;
+  }
+  if (out.size() != kGroupKinds.size() || at != text.size())
+    throw Error(ErrorKind::kProtocol, "rank " + std::to_string(from_rank) + " sent malformed group addresses");
+  return out;
+}
+
+// A group's transport answers only its own group: the token that its hellos carry is
+// the job's, told apart by kind and by the group's first rank.
+static uint64_t group_token(uint64_t job_token, GroupKind kind, int first_member) {
+  return job_token ^ (0x9e3779b97f4a7c15ull * (static_cast<uint64_t>(kind) + 1)) ^
+         (static_cast<uint64_t>(first_member) << 40);
+}
+
+std::vector<std::unique_ptr<RankGroup>> open_rank_groups(RankContext& rank, const ParallelLayout& layout) {
+  const int me = rank.boot.rank();
+  std::vector<std::unique_ptr<RankGroup>> groups;
+  std::vector<std::string> mine(kGroupKinds.size());
+  for (size_t k = 0; k < kGroupKinds.size(); ++k) {
+    const GroupKind kind = kGroupKinds[k];
+    if (layout.size(kind) == 1) continue;
+    std::vector<int> members = group_members(layout, kind, me);
+    const int local = static_cast<int>(std::find(members.begin(), members.end(), me) - members.begin());
+    TransportPtr t = make_transport(rank.settings.transport, local, group_token(rank.info.token, kind, members.front()),
+                                    rank.boot.local_address_hint());
+    mine[k] = t->listen_address();
+    groups.push_back(std::make_unique<RankGroup>(kind, std::move(members), std::move(t), rank.aborts));
+  }
+  std::vector<std::vector<std::string>> everyone;
+  const std::vector<std::string> gathered = rank.boot.allgather(encode_addresses(mine));
+  for (size_t r = 0; r < gathered.size(); ++r) everyone.push_back(decode_addresses(gathered[r], static_cast<int>(r)));
+  const WaitPolicy policy{rank.settings.spin, rank.settings.timeout};
+  for (auto& g : groups) {
+    const size_t k = static_cast<size_t>(std::find(kGroupKinds.begin(), kGroupKinds.end(), g->kind()) - kGroupKinds.begin());
+    std::vector<std::string> addresses;
+    for (int member : g->members()) addresses.push_back(everyone[static_cast<size_t>(member)][k]);
+    g->connect(std::move(addresses), policy, me);
+  }
+  return groups;
+}
+
+}  // namespace ccb
