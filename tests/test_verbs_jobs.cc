@@ -148,3 +148,15 @@ TEST_CASE("the Google Benchmark driver and a profile run over verbs write their 
   unlink(rec.c_str());
 }
 #endif
+
+TEST_CASE("ccbench run --parallel over verbs: three transports per rank on one device, side by side", "[verbs][cli][parallel]") {
+  const std::string model = "/tmp/ccb-verbs-model-" + std::to_string(getpid()) + ".json";
+  std::ofstream(model) << R"({"name": "llama-tiny", "hidden": 64, "layers": 4, "ffn": 128, "heads": 4, "vocab": 100,
+                              "seq": 16, "micro_batches": 2})";
+  ProcessResult r = run_process({CCB_CCBENCH, "run", "--np", "8", "--transport", "verbs", "--profile", model, "--parallel",
+                                 "tp=2,pp=2,dp=2", "--trace-passes", "2"}, {}, std::chrono::seconds(300));
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("# parallel llama-tiny tp=2,pp=2,dp=2 (8 ranks)") && Catch::Contains("#wrong 0"));
+  unlink(model.c_str());
+}

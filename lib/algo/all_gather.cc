@@ -1,8 +1,10 @@
 #include "algo/all_gather.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "algo/collectives.h"
+#include "algo/ring_pipeline.h"
 #include "algo/ring_schedule.h"
 
 namespace ccb {
@@ -15,27 +17,21 @@ void RingAllGather::run(const CollectiveArgs& a) {
   if (a.send.data() != a.recv.data() + own) std::memcpy(a.recv.data() + own, a.send.data(), a.count * esize);
   if (n == 1) return;
   const RingSchedule sched = RingSchedule::uniform(a.count, n, policy_.chunk_bytes / esize);
-  const size_t K = sched.chunks_per_segment(), steps = static_cast<size_t>(n - 1), units = steps * K;
+  const size_t K = sched.chunks_per_segment();
+  // Step s sends segment r-s and receives r-s-1, all in place in the result.
+  auto place = [&](size_t u, long long shift) {
+    const ElementRange e = sched.chunk(sched.wrap(r - static_cast<long long>(u / K) - shift), u % K);
+    return ChunkPlace{a.recv.region, a.recv.offset + e.begin * esize, e.count * esize};
+  };
+  RingPass pass;
+  pass.steps = static_cast<size_t>(n - 1);
+  pass.chunks = K;
+  pass.slots = static_cast<size_t>(std::max(policy_.slots, 1));
+  pass.send = [&](size_t v) { return place(v, 0); };
+  pass.land = [&](size_t u) { return place(u, 1); };
   Connection& left = comm_.peer(sched.wrap(r - 1));
   Connection& right = comm_.peer(sched.wrap(r + 1));
-
-  // Everything lands in its final place, so every receive is posted up front.
-  auto chunk_at = [&](size_t s, size_t c, long long shift) { return sched.chunk(sched.wrap(r - static_cast<long long>(s) - shift), c); };
-  std::vector<RequestPtr> recvs(units), sends;
-  for (size_t u = 0; u < units; ++u) {
-    ElementRange e = chunk_at(u / K, u % K, 1);
-    if (!e.empty()) recvs[u] = left.irecv(*a.recv.region, a.recv.offset + e.begin * esize, e.count * esize, kTagAllGather);
-  }
-  auto post_send = [&](size_t s, size_t c) {
-    ElementRange e = chunk_at(s, c, 0);
-    if (!e.empty()) sends.push_back(right.isend(*a.recv.region, a.recv.offset + e.begin * esize, e.count * esize, kTagAllGather));
-  };
-  for (size_t c = 0; c < K; ++c) post_send(0, c);
-  for (size_t u = 0; u < units; ++u) {
-    if (recvs[u]) comm_.waiter().wait(*recvs[u]);
-    if (u / K + 1 < steps) post_send(u / K + 1, u % K);
-  }
-  comm_.waiter().wait_all(sends);
+  run_ring_pass(comm_, left, right, pass);
 }
 
 namespace {

@@ -52,9 +52,7 @@ struct ChunkPolicy {
 
 // Every message tag a collective uses (distinct tags keep phases apart per peer).
 enum CollectiveTag : uint32_t {
-  kTagRingAllreduce = 0x100000,  // + step: one tag per ring step
-  kTagReduceScatter = 0x200,
-  kTagAllGather = 0x300,
+  kTagRingStep = 0x100000,  // + step: one tag per ring step (ring_pipeline.h)
   kTagTreeUp = 0x400,    // + tree index
   kTagTreeDown = 0x500,  // + tree index
   kTagDoubling = 0x600,  // + step: recursive doubling's exchanges (at most 31)
@@ -69,6 +67,6 @@ enum CollectiveTag : uint32_t {
   kTagScatter = 0xd00,
 };
 
-inline uint32_t ring_step_tag(size_t step) { return kTagRingAllreduce + static_cast<uint32_t>(step); }
+inline uint32_t ring_step_tag(size_t step) { return kTagRingStep + static_cast<uint32_t>(step); }
 
 }  // namespace ccb

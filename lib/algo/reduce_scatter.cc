@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "algo/collectives.h"
+#include "algo/ring_pipeline.h"
 #include "algo/ring_schedule.h"
 #include "core/reduce.h"
 
@@ -18,56 +19,42 @@ void RingReduceScatter::run(const CollectiveArgs& a) {
     return;
   }
   const RingSchedule sched = RingSchedule::uniform(a.count, n, policy_.chunk_bytes / esize);
-  const size_t K = sched.chunks_per_segment(), steps = static_cast<size_t>(n - 1), units = steps * K;
+  const size_t K = sched.chunks_per_segment(), steps = static_cast<size_t>(n - 1);
   const size_t slots = static_cast<size_t>(std::max(policy_.slots, 1));
   const size_t slot_bytes = (a.count + K - 1) / K * esize;
-  // Incoming chunks land in `slots` in-slots. A partial sum waits for its send in the
-  // out-slot of its chunk position, one per chunk of a segment: reusing it waits only
-  // for the right neighbour's receive of the same position one step earlier, so every
-  // wait points to a lower unit and the ring cannot deadlock. (With fewer out-slots, a
-  // rank waits for its neighbour to reach a later unit than its own: a cycle once a
-  // segment has more than 2 x slots chunks, when TCP holds unreceived messages.)
+  // The pass's `slots` receive slots, then a partial sum's out-slot per chunk position,
+  // where it waits for its send. Reusing one waits only for the send of the same
+  // position one step earlier (ring_pipeline.h).
   const MemoryRegion& scratch = comm_.scratch((slots + K) * slot_bytes);
-  auto in_slot = [&](size_t u) { return (u % slots) * slot_bytes; };
   auto out_slot = [&](size_t u) { return (slots + u % K) * slot_bytes; };
+  // Step s sends segment r-s-1 and receives r-s-2, so the last step brings segment r.
+  auto chunk_of = [&](size_t u, long long shift) {
+    return sched.chunk(sched.wrap(r - static_cast<long long>(u / K) - shift), u % K);
+  };
+  RingPass pass;
+  pass.steps = pass.reduce_steps = steps;
+  pass.chunks = K;
+  pass.slots = slots;
+  pass.slot_bytes = slot_bytes;
+  pass.scratch = &scratch;
+  pass.reduce_overwrites_sent = true;
+  pass.send = [&](size_t v) {
+    const ElementRange e = chunk_of(v, 1);
+    if (v < K) return ChunkPlace{a.send.region, a.send.offset + e.begin * esize, e.count * esize};
+    return ChunkPlace{&scratch, out_slot(v), e.count * esize};
+  };
+  pass.land = [&](size_t u) { return ChunkPlace{nullptr, 0, chunk_of(u, 2).count * esize}; };
+  pass.reduce = [&](size_t u, const char* arrived) {
+    const ElementRange e = chunk_of(u, 2);
+    const char* mine = a.send.data() + e.begin * esize;
+    if (u / K + 1 < steps) return reduce(scratch.base() + out_slot(u), mine, arrived, e.count, a.dtype, a.op);
+    char* dst = a.recv.data() + (e.begin - sched.segment(r).begin) * esize;
+    reduce(dst, mine, arrived, e.count, a.dtype, a.op);
+    if (a.op == ReduceOp::kAvg) divide(dst, e.count, a.dtype, n);
+  };
   Connection& left = comm_.peer(sched.wrap(r - 1));
   Connection& right = comm_.peer(sched.wrap(r + 1));
-
-  // Step s sends segment r-s-1 and receives r-s-2, so the last step brings segment r.
-  auto recv_chunk = [&](size_t u) { return sched.chunk(sched.wrap(r - static_cast<long long>(u / K) - 2), u % K); };
-  std::vector<RequestPtr> recvs(units), sends(units);
-  auto post_recv = [&](size_t u) {
-    ElementRange e = recv_chunk(u);
-    if (!e.empty()) recvs[u] = left.irecv(scratch, in_slot(u), e.count * esize, kTagReduceScatter);
-  };
-  for (size_t u = 0; u < std::min(slots, units); ++u) post_recv(u);
-  std::vector<RequestPtr> first;
-  for (size_t c = 0; c < K; ++c) {
-    ElementRange e = sched.chunk(sched.wrap(r - 1), c);
-    if (!e.empty()) first.push_back(right.isend(*a.send.region, a.send.offset + e.begin * esize, e.count * esize, kTagReduceScatter));
-  }
-  for (size_t u = 0; u < units; ++u) {
-    const size_t s = u / K;
-    ElementRange e = recv_chunk(u);
-    if (!e.empty()) {
-      comm_.waiter().wait(*recvs[u]);
-      recvs[u].reset();
-      const char* mine = a.send.data() + e.begin * esize;
-      const char* incoming = scratch.base() + in_slot(u);
-      if (s + 1 == steps) {
-        char* dst = a.recv.data() + (e.begin - sched.segment(r).begin) * esize;
-        reduce(dst, mine, incoming, e.count, a.dtype, a.op);
-        if (a.op == ReduceOp::kAvg) divide(dst, e.count, a.dtype, n);
-      } else {
-        if (u >= K && sends[u - K]) comm_.waiter().wait(*sends[u - K]);
-        reduce(scratch.base() + out_slot(u), mine, incoming, e.count, a.dtype, a.op);
-        sends[u] = right.isend(scratch, out_slot(u), e.count * esize, kTagReduceScatter);
-      }
-    }
-    if (u + slots < units) post_recv(u + slots);
-  }
-  comm_.waiter().wait_all(first);
-  comm_.waiter().wait_all(sends);
+  run_ring_pass(comm_, left, right, pass);
 }
 
 namespace {
