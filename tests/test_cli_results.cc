@@ -110,6 +110,14 @@ TEST_CASE("a run with --parallel times each kind of group alone and then all at 
                                           "parallel_alone llama-tiny:step", "parallel_together llama-tiny:step"});
   CHECK(j["steps"][0]["calls"] == 2 * 4 * 2);  // a stage's 2 blocks x 4 AllReduces x 2 micro-batches
 
+  // Listed without running: each stage's groups and their steps.
+  ProcessResult listed = run_process(ccbench({"run", "--list-profiles", "--np", "8", "--profile", model, "--parallel", "tp=2,pp=2"}));
+  INFO(listed.output);
+  CHECK(listed.status == 0);
+  CHECK_THAT(listed.output, Catch::Contains("llama-tiny as tp=2,pp=2,dp=2 over 8 ranks") &&
+                                Catch::Contains("ranks 4..7, their pp groups of 2 (rank 4's: 0,4)") &&
+                                Catch::Contains("llama-tiny:dp stage 1"));
+
   // One kind of group only (dp is what the world leaves: 1): one group per rank, no threads beside it.
   ProcessResult tp_only = run_process(ccbench({"run", "--np", "4", "--profile", model, "--parallel", "tp=4", "--trace-passes", "1"}));
   INFO(tp_only.output);

@@ -192,6 +192,7 @@ int main(int argc, char** argv) {
       launch_plan.grace = std::chrono::milliseconds(static_cast<long long>(launch_timeout * 1000));
       return ccb::run_local_job(launch_plan);
     }
+    if (list_profiles && !run_cmd.parallel.empty()) return ccb::cli::list_parallel(std::cout, run_cmd);
     if (list_profiles) return ccb::cli::list_profiles(std::cout, run_cmd.profiles);
     check_transport_flags(*run, run_cmd.transport.name);
     check_output_names(*run, run_cmd);

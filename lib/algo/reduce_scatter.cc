@@ -37,6 +37,7 @@ void RingReduceScatter::run(const CollectiveArgs& a) {
   pass.slots = slots;
   pass.slot_bytes = slot_bytes;
   pass.scratch = &scratch;
+  pass.send_ahead = K;
   pass.reduce_overwrites_sent = true;
   pass.send = [&](size_t v) {
     const ElementRange e = chunk_of(v, 1);

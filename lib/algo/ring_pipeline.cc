@@ -23,9 +23,10 @@ void run_ring_pass(Communicator& comm, Connection& left, Connection& right, cons
                                 : left.irecv(*at.region, at.offset, at.bytes, tag);
   };
   size_t next_send = 0;
-  // The peer's receive for unit v is posted, as far as this rank can tell: copy steps'
-  // are all posted at the start, reduce steps' up to `slots` units ahead, as here.
-  auto peer_ready = [&](size_t v, size_t processed) { return v >= reduce_units || v < processed + slots; };
+  // Copy steps' receives are all posted at the start; reduce steps' run `slots` ahead
+  // of the peer's processing, and sends `send_ahead` ahead of this rank's.
+  const size_t ahead = std::max(p.send_ahead, slots);
+  auto peer_ready = [&](size_t v, size_t processed) { return v >= reduce_units || v < processed + ahead; };
   auto pump_sends = [&](size_t processed) {
     for (; next_send < units && peer_ready(next_send, processed) && (next_send < K || next_send - K < processed); ++next_send) {
       const ChunkPlace from = p.send(next_send);
