@@ -127,7 +127,7 @@ TEST_CASE("the rate text of sysfs", "[ipoib]") {
   CHECK(parse_ib_rate("unknown") == 0);
 }
 
-TEST_CASE("the IPoIB transport keeps the TCP contract over a forced netdev", "[ipoib]") {
+TEST_CASE("the IPoIB transport keeps the transport contract over a forced netdev", "[ipoib]") {
   auto make = [](int rank) {
     IpoibInterface lo = choose_ipoib_interface({"/", true}, "lo");
     return std::make_unique<IpoibTransport>(rank, 7, TcpOptions{}, lo);
@@ -136,12 +136,8 @@ TEST_CASE("the IPoIB transport keeps the TCP contract over a forced netdev", "[i
   CHECK(p.t0->name() == "ipoib");
   CHECK_THAT(p.t0->describe(), Catch::Contains("ipoib=[lo") && Catch::Contains("iface=lo"));
   CHECK(p.t0->link().nic == "lo");
-  for (size_t bytes : {size_t{0}, size_t{1}, size_t{65536}, size_t{3} << 20}) send_recv(p, bytes, 5);
-  check_many_outstanding(p);
-  check_small_passes_large(p);
-  check_receives_after_sends(p);
-  check_receive_larger_than_message(p);
-  check_abort_wakes_waiter(p);
+  check_transport_contract({"ipoib over lo", [&make] { return std::make_unique<TransportPair>(make(0), make(1)); },
+                            "connection to rank 1 lost"});
 }
 
 TEST_CASE("an IPoIB link reports the InfiniBand port's rate and counter, not the netdev's", "[ipoib]") {

@@ -24,24 +24,13 @@ TEST_CASE("messages of 0 B to 64 MiB arrive intact", "[tcp]") {
   }
 }
 
-TEST_CASE("many outstanding messages match by tag, in order per tag", "[tcp]") {
-  TransportPair p;
-  check_many_outstanding(p);
-}
-
-TEST_CASE("a small message completes while a large one on another tag is pending", "[tcp]") {
-  TransportPair p;
-  check_small_passes_large(p);
-}
-
-TEST_CASE("receives posted after their sends: small are buffered, large wait in the socket", "[tcp]") {
-  TransportPair p;
-  check_receives_after_sends(p);
-}
-
-TEST_CASE("a receive larger than the message reports the size that arrived", "[tcp]") {
-  TransportPair p;
-  check_receive_larger_than_message(p);
+TEST_CASE("TCP keeps the transport contract, with 1 and 3 streams", "[tcp]") {
+  for (int streams : {1, 3}) {
+    TcpOptions o;
+    o.streams = streams;
+    check_transport_contract({"tcp streams=" + std::to_string(streams), [o] { return std::make_unique<TransportPair>(o); },
+                              "connection to rank 1 lost"});
+  }
 }
 
 TEST_CASE("a message larger than its receive is an error, not an overflow", "[tcp]") {
@@ -58,26 +47,6 @@ TEST_CASE("a message larger than its receive is an error, not an overflow", "[tc
   CHECK_THROWS_WITH(RequestWaiter(*p.t0, short_wait()).wait(*r), Catch::Contains("larger than the receive"));
   p.c0.reset();
   sender.get();
-}
-
-TEST_CASE("a peer that closes fails pending requests, naming it", "[tcp]") {
-  TransportPair p;
-  check_peer_close_fails_pending(p, "connection to rank 1 lost");
-}
-
-TEST_CASE("a silent peer times out with the request named", "[tcp]") {
-  TransportPair p;
-  check_silent_peer_times_out(p);
-}
-
-TEST_CASE("abort wakes a waiter", "[tcp]") {
-  TransportPair p;
-  check_abort_wakes_waiter(p);
-}
-
-TEST_CASE("two pairs of transports in one process run side by side", "[tcp]") {
-  TransportPair a, b;
-  check_pairs_side_by_side(a, b);
 }
 
 TEST_CASE("a wrong job token is refused at connect", "[tcp]") {

@@ -49,24 +49,11 @@ TEST_CASE("verbs: poll mode moves data", "[verbs]") {
   send_recv(p, 3 << 20, 8);
 }
 
-TEST_CASE("verbs: many outstanding messages (past the clear-to-send FIFO) match by tag", "[verbs]") {
-  TransportPair p = verbs_pair(with(2));
-  check_many_outstanding(p);
-}
-
-TEST_CASE("verbs: a small message completes while a large one on another tag is pending", "[verbs]") {
-  TransportPair p = verbs_pair();
-  check_small_passes_large(p);
-}
-
-TEST_CASE("verbs: receives posted after their sends", "[verbs]") {
-  TransportPair p = verbs_pair();
-  check_receives_after_sends(p);
-}
-
-TEST_CASE("verbs: a receive larger than the message reports the size that arrived", "[verbs]") {
-  TransportPair p = verbs_pair();
-  check_receive_larger_than_message(p);
+TEST_CASE("verbs keeps the transport contract, with 1 and 2 QPs", "[verbs]") {
+  for (int qps : {1, 2})
+    check_transport_contract({"verbs qps=" + std::to_string(qps),
+                              [qps] { return std::make_unique<TransportPair>(verbs_pair(with(qps))); },
+                              "rank 1 closed its connection"});
 }
 
 TEST_CASE("verbs: a message larger than its receive is refused by the sender", "[verbs]") {
@@ -80,26 +67,6 @@ TEST_CASE("verbs: a message larger than its receive is refused by the sender", "
   CHECK_THROWS_WITH(RequestWaiter(*p.t1, short_wait()).wait(*s),
                     Catch::Contains("larger than the receive of 100 B that rank 0 posted"));
   receiver.get();
-}
-
-TEST_CASE("verbs: a peer that closes fails pending requests, naming it", "[verbs]") {
-  TransportPair p = verbs_pair();
-  check_peer_close_fails_pending(p, "rank 1 closed its connection");
-}
-
-TEST_CASE("verbs: a silent peer times out with the request named", "[verbs]") {
-  TransportPair p = verbs_pair();
-  check_silent_peer_times_out(p);
-}
-
-TEST_CASE("verbs: abort wakes a waiter", "[verbs]") {
-  TransportPair p = verbs_pair();
-  check_abort_wakes_waiter(p);
-}
-
-TEST_CASE("verbs: two pairs of transports in one process run side by side", "[verbs]") {
-  TransportPair a = verbs_pair(), b = verbs_pair();
-  check_pairs_side_by_side(a, b);
 }
 
 TEST_CASE("verbs: the registration cache never registers a buffer twice", "[verbs]") {

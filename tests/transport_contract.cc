@@ -4,6 +4,7 @@
 #include <numeric>
 #include <random>
 #include <thread>
+#include <vector>
 
 #include "core/error.h"
 #include "transport_pair.h"
@@ -135,6 +136,33 @@ void check_pairs_side_by_side(TransportPair& a, TransportPair& b) {
   auto second = std::async(std::launch::async, drive, std::ref(b), 2u);
   first.get();
   second.get();
+}
+
+void check_transport_contract(const ContractBackend& b) {
+  using Clause = std::function<void()>;
+  auto on_pair = [&b](void (*check)(TransportPair&)) -> Clause { return [&b, check] { check(*b.make_pair()); }; };
+  const std::vector<std::pair<std::string, Clause>> clauses{
+      {"messages of 0 B to 9 MiB arrive intact",
+       [&b] {
+         auto p = b.make_pair();
+         for (size_t bytes : {size_t{0}, size_t{1}, size_t{7}, size_t{65536}, size_t{65537}, size_t{(1 << 20) + 3}, size_t{9} << 20})
+           send_recv(*p, bytes, static_cast<uint32_t>(bytes % 1000));
+       }},
+      {"many outstanding messages match by tag, in order per tag", on_pair(check_many_outstanding)},
+      {"a small message completes while a large one on another tag is pending", on_pair(check_small_passes_large)},
+      {"receives posted after their sends", on_pair(check_receives_after_sends)},
+      {"a receive larger than the message reports the size that arrived", on_pair(check_receive_larger_than_message)},
+      {"a peer that closes fails pending requests, naming it",
+       [&b] { check_peer_close_fails_pending(*b.make_pair(), b.peer_close_says); }},
+      {"a silent peer times out with the request named", on_pair(check_silent_peer_times_out)},
+      {"abort wakes a waiter", on_pair(check_abort_wakes_waiter)},
+      {"two pairs in one process run side by side",
+       [&b] {
+         auto first = b.make_pair(), second = b.make_pair();
+         check_pairs_side_by_side(*first, *second);
+       }},
+  };
+  for (const auto& [name, clause] : clauses) DYNAMIC_SECTION(b.name << ": " << name) { clause(); }
 }
 
 }  // namespace ccb::test

@@ -1,7 +1,9 @@
 // Two transports in one process (ranks 0 and 1), connected to each other, and the
 // transport contract checks that every backend must pass (transport_contract.cc).
 #pragma once
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "core/aligned_buffer.h"
 #include "transport/request_wait.h"
@@ -17,6 +19,7 @@ struct TransportPair {
   // Waits up to `limit` for the connection (the acceptor gives up after it too).
   TransportPair(TransportPtr rank0, TransportPtr rank1, std::chrono::seconds limit = std::chrono::seconds(10));
   explicit TransportPair(TcpOptions opts = {}, uint64_t token0 = 7, uint64_t token1 = 7);
+  TransportPair(TransportPair&&) = default;
   ~TransportPair();
 };
 
@@ -34,6 +37,17 @@ void fill(char* p, size_t n, unsigned seed);
 bool same(const char* p, size_t n, unsigned seed);
 // Rank 1 sends `bytes` to rank 0, each side driven by its own thread; checks the data.
 void send_recv(TransportPair& p, size_t bytes, uint32_t tag);
+
+// A backend under the contract: how to build a connected pair of its transports, and
+// what its error says when the peer closes.
+struct ContractBackend {
+  std::string name;
+  std::function<std::unique_ptr<TransportPair>()> make_pair;
+  std::string peer_close_says;
+};
+// Every clause below, each in its own section on a fresh pair. A backend's test file
+// calls this once, so a clause added here runs on every backend.
+void check_transport_contract(const ContractBackend& backend);
 
 // The contract of transport.h, one function per clause.
 void check_many_outstanding(TransportPair& p);
