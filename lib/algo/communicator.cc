@@ -4,7 +4,8 @@ namespace ccb {
 
 Communicator::Communicator(Transport& transport, int rank, int size, std::vector<std::string> addresses,
                            WaitPolicy policy)
-    : transport_(transport), rank_(rank), size_(size), addresses_(std::move(addresses)), waiter_(transport, policy) {
+    : transport_(transport), rank_(rank), size_(size), addresses_(std::move(addresses)), waiter_(transport, policy),
+      device_(transport.link().nic) {
   if (size < 1 || rank < 0 || rank >= size) throw_invalid("bad rank " + std::to_string(rank) + " of " + std::to_string(size));
   if (static_cast<int>(addresses_.size()) != size) throw_invalid("need one transport address per rank");
 }
@@ -30,7 +31,7 @@ const MemoryRegion& Communicator::scratch(size_t bytes) {
 }
 
 ErrorContext Communicator::context(const char* phase, int peer) const {
-  return ErrorContext{rank_, peer, std::string(transport_.name()), phase, 0};
+  return ErrorContext{rank_, peer, std::string(transport_.name()), phase, 0, device_};
 }
 
 }  // namespace ccb

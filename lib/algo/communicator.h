@@ -36,6 +36,7 @@ class Communicator {
   int size_;
   std::vector<std::string> addresses_;
   RequestWaiter waiter_;
+  std::string device_;  // the transport's NIC, for errors
   std::map<int, ConnectionPtr> connections_;
   AlignedBuffer scratch_buffer_;
   MemoryRegionPtr scratch_region_;

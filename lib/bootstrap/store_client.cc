@@ -62,7 +62,7 @@ class StoreClient::Watcher final : public JobWatch {
 
 StoreClient::StoreClient(const SockAddr& master, StoreHello hello, std::chrono::milliseconds timeout)
     : master_(master), rank_(hello.rank), timeout_(timeout) {
-  ErrorContext ctx{rank_, 0, "bootstrap", "connect to the store", 0};
+  ErrorContext ctx{rank_, 0, "bootstrap", "connect to the store", 0, ""};
   try {
     fd_ = connect_to(master, deadline(), /*retry_refused=*/true);
   } catch (const Error& e) {
@@ -91,13 +91,13 @@ void StoreClient::request(FrameType type, const std::string& payload) {
   try {
     send_frame(fd_.get(), type, payload, deadline());
   } catch (const Error& e) {
-    throw Error(e.kind(), e.message() + " (store at " + master_.to_string() + ")", {rank_, 0, "bootstrap", "request", 0});
+    throw Error(e.kind(), e.message() + " (store at " + master_.to_string() + ")", {rank_, 0, "bootstrap", "request", 0, ""});
   }
 }
 
 std::string StoreClient::expect_value(const char* what, ErrorKind refusal) {
   Frame f;
-  ErrorContext ctx{rank_, 0, "bootstrap", what, 0};
+  ErrorContext ctx{rank_, 0, "bootstrap", what, 0, ""};
   bool got = false;
   try {
     got = recv_frame(fd_.get(), f, deadline(), kMaxAnswerPayload);

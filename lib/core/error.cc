@@ -17,6 +17,7 @@ std::string describe(const ErrorContext& ctx) {
   if (ctx.rank >= 0) add("rank " + std::to_string(ctx.rank));
   if (ctx.peer >= 0) add("peer " + std::to_string(ctx.peer));
   if (!ctx.transport.empty()) add("[" + ctx.transport + "]");
+  if (!ctx.device.empty()) add("on " + ctx.device);
   if (!ctx.phase.empty()) add("during " + ctx.phase);
   return s;
 }

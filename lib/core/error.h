@@ -12,6 +12,7 @@ struct ErrorContext {
   std::string transport;  // "tcp", "verbs", "bootstrap", ...
   std::string phase;      // "connect", "ring allreduce", ...
   int sys_errno = 0;
+  std::string device;     // "rxe0:1 gid[1]", "eth0 10.0.0.2": the local end, when known
 };
 
 enum class ErrorKind {

@@ -35,7 +35,7 @@ class TcpRequest final : public Request {
     if (u.error) std::rethrow_exception(u.error);
     if (!u.complete) return;
     if (u.total > op_->capacity) {
-      ErrorContext ctx{transport_.rank(), peer_, std::string(transport_.name()), "receive", 0};
+      ErrorContext ctx{transport_.rank(), peer_, std::string(transport_.name()), "receive", 0, transport_.device()};
       throw Error(ErrorKind::kProtocol,
                   "message of " + std::to_string(u.total) + " B on tag " + std::to_string(op_->tag) +
                       " is larger than the receive posted for it (" + std::to_string(op_->capacity) + " B)",
@@ -65,7 +65,7 @@ TcpConnection::TcpConnection(TcpTransport& transport, int peer, std::vector<Fd> 
 TcpConnection::~TcpConnection() { transport_.detach(*this); }
 
 ErrorContext TcpConnection::context(const char* phase) const {
-  return ErrorContext{transport_.rank(), peer_, std::string(transport_.name()), phase, 0};
+  return ErrorContext{transport_.rank(), peer_, std::string(transport_.name()), phase, 0, transport_.device()};
 }
 
 RequestPtr TcpConnection::isend(const MemoryRegion& mr, size_t offset, size_t bytes, uint32_t tag) {

@@ -56,6 +56,8 @@ TcpTransport::TcpTransport(int rank, uint64_t token, TcpOptions opts, const std:
   check_streams(opts_.streams);
   listener_ = listen_on(choose_bind_address(opts_, advertise), 1024);
   bound_ = local_address_of(listener_.get());
+  const std::string netdev = opts_.iface.empty() ? interface_holding(bound_) : opts_.iface;
+  device_ = netdev.empty() ? bound_.ip() : netdev + " " + bound_.ip();
   set_congestion_control(listener_.get(), opts_.congestion_control);  // a bad name fails here, not at connect
   epoll_ = Fd(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll_) throw_errno("epoll_create1", context(-1, "setup"));
@@ -68,7 +70,7 @@ TcpTransport::TcpTransport(int rank, uint64_t token, TcpOptions opts, const std:
 TcpTransport::~TcpTransport() = default;
 
 ErrorContext TcpTransport::context(int peer, const char* phase) const {
-  return ErrorContext{rank_, peer, name_, phase, 0};
+  return ErrorContext{rank_, peer, name_, phase, 0, device_};
 }
 
 std::string TcpTransport::listen_address() { return bound_.ip() + " " + std::to_string(bound_.port()); }

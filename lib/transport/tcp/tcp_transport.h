@@ -28,6 +28,8 @@ class TcpTransport final : public Transport {
   ~TcpTransport() override;
 
   std::string_view name() const override { return name_; }
+  // The local end for errors: "eth0 10.0.0.2" ("10.0.0.2" when no interface holds it).
+  const std::string& device() const { return device_; }
   int rank() const override { return rank_; }
   std::string listen_address() override;
   ConnectionPtr connect(int peer, const std::string& address, Deadline deadline) override;
@@ -58,6 +60,7 @@ class TcpTransport final : public Transport {
   TcpOptions opts_;
   std::string name_;
   SockAddr bound_;
+  std::string device_;
   Fd listener_;
   Fd epoll_;
   AbortSignal abort_;

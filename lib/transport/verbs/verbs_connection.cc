@@ -50,6 +50,15 @@ ErrorKind kind_of(ibv_wc_status s) {
   }
 }
 
+// What a failed completion can tell: its status, which work request, on which QP, and
+// the vendor's own code (NCCL prints the same).
+std::string failed_work_request(const ibv_wc& wc) {
+  char vendor[16];
+  std::snprintf(vendor, sizeof vendor, "0x%x", wc.vendor_err);
+  const char* wr = wc.wr_id == kRecvWrId ? "receive" : wc.wr_id == kControlWr ? "control write" : "data write";
+  return "status " + std::to_string(wc.status) + ", " + wr + " on qpn " + std::to_string(wc.qp_num) + ", vendor_err " + vendor;
+}
+
 const char* hint_for(ibv_wc_status s) {
   switch (s) {
     case IBV_WC_RETRY_EXC_ERR: return "the peer is gone or unreachable (check the link and GID; --ib-timeout/--ib-retry)";
@@ -72,7 +81,7 @@ VerbsConnection::VerbsConnection(VerbsTransport& t, int peer, LinkResources res,
 VerbsConnection::~VerbsConnection() { transport_.detach(*this); }
 
 ErrorContext VerbsConnection::context(const char* phase) const {
-  return ErrorContext{transport_.rank(), peer_, "verbs", phase, 0};
+  return ErrorContext{transport_.rank(), peer_, "verbs", phase, 0, transport_.port().short_name()};
 }
 
 void VerbsConnection::protocol_error(const std::string& what) const {
@@ -137,11 +146,10 @@ size_t VerbsConnection::qp_index(uint32_t qp_num) const {
 
 void VerbsConnection::on_completion(const ibv_wc& wc) {
   if (wc.status != IBV_WC_SUCCESS) {
-    const bool recv = wc.opcode & IBV_WC_RECV;
+    const bool recv = wc.wr_id == kRecvWrId;
     throw Error(kind_of(wc.status),
                 std::string("RDMA ") + (recv ? "receive from" : "write to") + " rank " + std::to_string(peer_) +
-                    " failed: " + ibv_wc_status_str(wc.status) + " (status " + std::to_string(wc.status) + "): " +
-                    hint_for(wc.status),
+                    " failed: " + ibv_wc_status_str(wc.status) + " (" + failed_work_request(wc) + "): " + hint_for(wc.status),
                 context(recv ? "receive" : "send"));
   }
   const size_t q = qp_index(wc.qp_num);

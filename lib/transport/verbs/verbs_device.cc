@@ -35,7 +35,7 @@ std::string device_names(ibv_device** list) {
 std::vector<ibv_gid_entry> gid_table(ibv_context* ctx, int entries) {
   std::vector<ibv_gid_entry> table(static_cast<size_t>(std::max(entries, 1)));
   ssize_t n = ibv_query_gid_table(ctx, table.data(), table.size(), 0);
-  if (n < 0) throw_errno("ibv_query_gid_table", {-1, -1, "verbs", "setup", static_cast<int>(-n)});
+  if (n < 0) throw_errno("ibv_query_gid_table", {-1, -1, "verbs", "setup", static_cast<int>(-n), ""});
   table.resize(static_cast<size_t>(n));
   return table;
 }
@@ -82,7 +82,7 @@ ContextPtr open_device(const VerbsOptions& o) {
   for (int i = 0; i < n; ++i) {
     if (!o.device.empty() && o.device != ibv_get_device_name(list[i])) continue;
     ContextPtr ctx(ibv_open_device(list[i]));
-    if (!ctx) throw_errno(std::string("ibv_open_device(") + ibv_get_device_name(list[i]) + ")", {-1, -1, "verbs", "setup", errno});
+    if (!ctx) throw_errno(std::string("ibv_open_device(") + ibv_get_device_name(list[i]) + ")", {-1, -1, "verbs", "setup", errno, ""});
     if (!o.device.empty() || has_active_port(ctx.get(), o.port)) return ctx;
   }
   if (!o.device.empty())
@@ -135,7 +135,7 @@ PortChoice choose_port(ibv_context* ctx, const VerbsOptions& o) {
   PortChoice c;
   c.device = ibv_get_device_name(ctx->device);
   ibv_device_attr dev{};
-  if (ibv_query_device(ctx, &dev) != 0) throw_errno("ibv_query_device(" + c.device + ")", {-1, -1, "verbs", "setup", errno});
+  if (ibv_query_device(ctx, &dev) != 0) throw_errno("ibv_query_device(" + c.device + ")", {-1, -1, "verbs", "setup", errno, c.device});
   c.firmware = dev.fw_ver;
   c.port = o.port;
   for (int p = 1; c.port == 0 && p <= dev.phys_port_cnt; ++p) {
@@ -145,7 +145,7 @@ PortChoice choose_port(ibv_context* ctx, const VerbsOptions& o) {
   if (c.port < 1 || c.port > dev.phys_port_cnt)
     throw_invalid(c.device + " has no " + (o.port ? "port " + std::to_string(o.port) : std::string("active port")) +
                   " (it has " + std::to_string(dev.phys_port_cnt) + "): check ibv_devinfo, or set --ib-port");
-  if (ibv_query_port(ctx, static_cast<uint8_t>(c.port), &c.attr) != 0) throw_errno("ibv_query_port(" + c.device + ")", {-1, -1, "verbs", "setup", errno});
+  if (ibv_query_port(ctx, static_cast<uint8_t>(c.port), &c.attr) != 0) throw_errno("ibv_query_port(" + c.device + ")", {-1, -1, "verbs", "setup", errno, c.device + ":" + std::to_string(c.port)});
   if (c.attr.state != IBV_PORT_ACTIVE)
     throw_invalid(c.device + " port " + std::to_string(c.port) + " is " + ibv_port_state_str(c.attr.state) +
                   ", not active: bring the link up (ibv_devinfo shows its state)");

@@ -21,6 +21,9 @@ struct PortChoice {
   std::string gid_type;  // "IB", "RoCE v1", "RoCE v2"
   std::string firmware;
   std::string describe() const;  // "rxe0:1 gid[1]=::ffff:192.0.2.1 (RoCE v2) mtu=1024"
+  std::string short_name() const {  // "rxe0:1 gid[1]", for errors
+    return device + ":" + std::to_string(port) + " gid[" + std::to_string(gid_index) + "]";
+  }
 };
 
 // Signalling rate of `width` lanes at `speed`, as ibv_devinfo shows them; 0 if unknown.

@@ -31,8 +31,8 @@ MrPtr register_or_throw(ibv_pd* pd, void* base, size_t bytes, const std::string&
                 what + " (" + std::strerror(err) + "): the locked-memory limit is " + memlock_limit() +
                     "; raise it with `ulimit -l unlimited` (memlock in /etc/security/limits.conf, "
                     "LimitMEMLOCK=infinity for systemd, --ulimit memlock=-1 for docker)",
-                {-1, -1, "verbs", "register", err});
-  throw_errno(what, {-1, -1, "verbs", "register", err});
+                {-1, -1, "verbs", "register", err, ""});
+  throw_errno(what, {-1, -1, "verbs", "register", err, ""});
 }
 
 std::shared_ptr<ibv_mr> RegistrationCache::acquire(void* base, size_t bytes) {

@@ -92,7 +92,7 @@ class NativeLinkMaker final : public LinkMaker {
   }
 
  private:
-  ErrorContext ctx(int peer) const { return {h_.rank, peer, "verbs", "connect", 0}; }
+  ErrorContext ctx(int peer) const { return {h_.rank, peer, "verbs", "connect", 0, h_.port.short_name()}; }
 
   Pending make_pending() {
     Pending p{new_link_resources(h_), {}};
@@ -166,7 +166,7 @@ class NativeLinkMaker final : public LinkMaker {
 
 void throw_if_aborted(const DeviceHandles& h, int peer) {
   if (h.abort && h.abort->raised())
-    throw Error(ErrorKind::kAborted, "aborted: " + h.abort->reason(), {h.rank, peer, "verbs", "connect", 0});
+    throw Error(ErrorKind::kAborted, "aborted: " + h.abort->reason(), {h.rank, peer, "verbs", "connect", 0, ""});
 }
 
 LinkResources new_link_resources(const DeviceHandles& h) {

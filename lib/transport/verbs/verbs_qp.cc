@@ -7,7 +7,7 @@
 namespace ccb::verbs {
 namespace {
 
-ErrorContext setup_context() { return {-1, -1, "verbs", "connect", errno}; }
+ErrorContext setup_context() { return {-1, -1, "verbs", "connect", errno, ""}; }
 
 void modify(ibv_qp* qp, ibv_qp_attr& attr, int mask, const char* state) {
   if (int rc = ibv_modify_qp(qp, &attr, mask); rc != 0) {
@@ -55,11 +55,11 @@ QpPtr create_rc_qp(ibv_pd* pd, ibv_cq* cq, const PortChoice& port, uint32_t* max
 void post_receives(ibv_qp* qp, int count) {
   for (int i = 0; i < count; ++i) {
     ibv_recv_wr wr{}, *bad = nullptr;
-    wr.wr_id = 0;
+    wr.wr_id = kRecvWrId;
     wr.num_sge = 0;  // WRITE-WITH-IMM lands by address; the receive only carries the immediate
     if (int rc = ibv_post_recv(qp, &wr, &bad); rc != 0) {
       errno = rc;
-      throw_errno("ibv_post_recv (qpn " + std::to_string(qp->qp_num) + ")", {-1, -1, "verbs", "receive", rc});
+      throw_errno("ibv_post_recv (qpn " + std::to_string(qp->qp_num) + ")", {-1, -1, "verbs", "receive", rc, ""});
     }
   }
 }

@@ -51,6 +51,9 @@ int cq_entries_for(int qps);
 ibv_qp_init_attr rc_qp_attr(ibv_cq* cq);
 // An RC QP in INIT state with receives posted; `max_inline` gets what the device gave.
 QpPtr create_rc_qp(ibv_pd* pd, ibv_cq* cq, const PortChoice& port, uint32_t* max_inline);
+// A receive WR's id. A failed completion's opcode is undefined (only wr_id, status,
+// qp_num and vendor_err are), so the id alone tells a receive from a write.
+inline constexpr uint64_t kRecvWrId = 1ull << 62;
 void post_receives(ibv_qp* qp, int count);
 void connect_rc_qp(ibv_qp* qp, const PortChoice& port, const VerbsOptions& o, const RemoteQps& remote, size_t index);
 

@@ -39,20 +39,20 @@ class CmLink final : public PeerLink {
 
 CmChannelPtr new_channel() {
   CmChannelPtr c(rdma_create_event_channel());
-  if (!c) throw_errno("rdma_create_event_channel (is rdma_ucm loaded?)", {-1, -1, "verbs", "setup", errno});
+  if (!c) throw_errno("rdma_create_event_channel (is rdma_ucm loaded?)", {-1, -1, "verbs", "setup", errno, ""});
   fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK);
   return c;
 }
 
 CmId new_id(rdma_event_channel* ch) {
   rdma_cm_id* raw = nullptr;
-  if (rdma_create_id(ch, &raw, nullptr, RDMA_PS_TCP) != 0) throw_errno("rdma_create_id", {-1, -1, "verbs", "setup", errno});
+  if (rdma_create_id(ch, &raw, nullptr, RDMA_PS_TCP) != 0) throw_errno("rdma_create_id", {-1, -1, "verbs", "setup", errno, ""});
   return CmId(raw);
 }
 
 void create_qp(rdma_cm_id* id, const DeviceHandles& h, LinkResources& res) {
   ibv_qp_init_attr attr = rc_qp_attr(res.cq->get());
-  if (rdma_create_qp(id, h.pd, &attr) != 0) throw_errno("rdma_create_qp", {h.rank, -1, "verbs", "connect", errno});
+  if (rdma_create_qp(id, h.pd, &attr) != 0) throw_errno("rdma_create_qp", {h.rank, -1, "verbs", "connect", errno, ""});
   res.max_inline = attr.cap.max_inline_data;
   post_receives(id->qp, kRecvQueueDepth);
 }
@@ -70,7 +70,7 @@ rdma_conn_param conn_param(const VerbsOptions& o, const void* data, size_t len) 
 
 void migrate(std::vector<CmId>& ids, rdma_event_channel* to) {
   for (auto& id : ids)
-    if (rdma_migrate_id(id.get(), to) != 0) throw_errno("rdma_migrate_id", {-1, -1, "verbs", "connect", errno});
+    if (rdma_migrate_id(id.get(), to) != 0) throw_errno("rdma_migrate_id", {-1, -1, "verbs", "connect", errno, ""});
 }
 
 }  // namespace
@@ -120,8 +120,8 @@ RdmaCmLinkMaker::RdmaCmLinkMaker(const DeviceHandles& h, const std::string& adve
   listen_ = new_id(channel_.get());
   SockAddr addr = resolve_host(ip, 0);
   if (rdma_bind_addr(listen_.get(), reinterpret_cast<sockaddr*>(&addr.storage)) != 0 || !listen_.get()->verbs)
-    throw_errno("rdma_bind_addr(" + ip + ")", {h.rank, -1, "verbs", "setup", errno});
-  if (rdma_listen(listen_.get(), 256) != 0) throw_errno("rdma_listen", {h.rank, -1, "verbs", "setup", errno});
+    throw_errno("rdma_bind_addr(" + ip + ")", {h.rank, -1, "verbs", "setup", errno, ""});
+  if (rdma_listen(listen_.get(), 256) != 0) throw_errno("rdma_listen", {h.rank, -1, "verbs", "setup", errno, ""});
   address_ = ip + " " + std::to_string(ntohs(rdma_get_src_port(listen_.get())));
 }
 

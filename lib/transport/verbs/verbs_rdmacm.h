@@ -49,7 +49,7 @@ class RdmaCmLinkMaker final : public LinkMaker {
   void on_connect_request(rdma_cm_event* ev);
   void on_passive_event(rdma_cm_event* ev);
   void set_options(rdma_cm_id* id) const;
-  ErrorContext ctx(int peer) const { return {h_.rank, peer, "verbs", "rdma_cm connect", 0}; }
+  ErrorContext ctx(int peer) const { return {h_.rank, peer, "verbs", "rdma_cm connect", 0, h_.port.short_name()}; }
 
   const DeviceHandles& h_;
   CmChannelPtr channel_;

@@ -11,7 +11,7 @@ namespace ccb::verbs {
 
 CompletionQueue::CompletionQueue(ibv_context* ctx, int entries, ibv_comp_channel* channel) {
   cq_ = ibv_create_cq(ctx, entries, this, channel, 0);
-  if (!cq_) throw_errno("ibv_create_cq(" + std::to_string(entries) + " entries)", {-1, -1, "verbs", "setup", errno});
+  if (!cq_) throw_errno("ibv_create_cq(" + std::to_string(entries) + " entries)", {-1, -1, "verbs", "setup", errno, ""});
 }
 
 CompletionQueue::~CompletionQueue() {
@@ -19,7 +19,7 @@ CompletionQueue::~CompletionQueue() {
 }
 
 void CompletionQueue::arm() {
-  if (ibv_req_notify_cq(cq_, 0) != 0) throw_errno("ibv_req_notify_cq", {-1, -1, "verbs", "wait", errno});
+  if (ibv_req_notify_cq(cq_, 0) != 0) throw_errno("ibv_req_notify_cq", {-1, -1, "verbs", "wait", errno, ""});
 }
 
 std::string gid_to_string(const ibv_gid& gid) {

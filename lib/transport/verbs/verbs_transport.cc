@@ -42,11 +42,11 @@ VerbsTransport::VerbsTransport(int rank, uint64_t token, VerbsOptions opts, cons
   }
   handles_.port = choose_port(handles_.ctx, opts);
   pd_.reset(ibv_alloc_pd(handles_.ctx));
-  if (!pd_) throw_errno("ibv_alloc_pd(" + handles_.port.device + ")", {rank, -1, "verbs", "setup", errno});
+  if (!pd_) throw_errno("ibv_alloc_pd(" + handles_.port.device + ")", {rank, -1, "verbs", "setup", errno, handles_.port.short_name()});
   handles_.pd = pd_.get();
   if (opts.completion == VerbsCompletionMode::kEvent) {
     channel_.reset(ibv_create_comp_channel(handles_.ctx));
-    if (!channel_) throw_errno("ibv_create_comp_channel", {rank, -1, "verbs", "setup", errno});
+    if (!channel_) throw_errno("ibv_create_comp_channel", {rank, -1, "verbs", "setup", errno, handles_.port.short_name()});
     fcntl(channel_->fd, F_SETFL, fcntl(channel_->fd, F_GETFL) | O_NONBLOCK);
     handles_.channel = channel_.get();
   }
@@ -99,7 +99,7 @@ bool VerbsTransport::progress() {
 }
 
 void VerbsTransport::rethrow_failure() const {
-  if (abort_.raised()) throw Error(ErrorKind::kAborted, "aborted: " + abort_.reason(), {handles_.rank, -1, "verbs", "wait", 0});
+  if (abort_.raised()) throw Error(ErrorKind::kAborted, "aborted: " + abort_.reason(), {handles_.rank, -1, "verbs", "wait", 0, handles_.port.short_name()});
   if (failure_) std::rethrow_exception(failure_);
 }
 
