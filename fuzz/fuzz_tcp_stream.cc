@@ -12,7 +12,7 @@
 
 #include "core/aligned_buffer.h"
 #include "core/error.h"
-#include "transport/tcp/socket_util.h"
+#include "net/socket_util.h"
 #include "transport/tcp/tcp_transport.h"
 #include "transport/tcp/tcp_wire.h"
 

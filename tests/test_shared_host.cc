@@ -12,7 +12,7 @@
 #include "bootstrap/local_launcher.h"
 #include "core/fd.h"
 #include "process_util.h"
-#include "transport/tcp/socket_util.h"
+#include "net/socket_util.h"
 
 using namespace ccb;
 using namespace ccb::test;

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "core/error.h"
-#include "transport/tcp/socket_util.h"
+#include "net/socket_util.h"
 
 namespace ccb::bootstrap {
 

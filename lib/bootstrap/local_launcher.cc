@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "core/error.h"
-#include "transport/tcp/socket_util.h"
+#include "net/socket_util.h"
 
 namespace ccb {
 namespace {

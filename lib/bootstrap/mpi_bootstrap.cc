@@ -9,7 +9,7 @@
 #include <numeric>
 
 #include "core/error.h"
-#include "transport/tcp/socket_util.h"
+#include "net/socket_util.h"
 
 namespace ccb {
 

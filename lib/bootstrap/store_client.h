@@ -13,7 +13,7 @@
 #include "bootstrap/frame.h"
 #include "bootstrap/store_hello.h"
 #include "core/error.h"
-#include "transport/tcp/socket_util.h"
+#include "net/socket_util.h"
 
 namespace ccb::bootstrap {
 

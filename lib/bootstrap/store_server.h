@@ -19,7 +19,7 @@
 
 #include "bootstrap/frame.h"
 #include "bootstrap/store_state.h"
-#include "transport/tcp/socket_util.h"
+#include "net/socket_util.h"
 
 namespace ccb::bootstrap {
 

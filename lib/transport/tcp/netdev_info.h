@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "transport/tcp/socket_util.h"
+#include "net/socket_util.h"
 #include "transport/transport.h"
 
 namespace ccb {

@@ -5,7 +5,7 @@
 #include <deque>
 #include <vector>
 
-#include "transport/tcp/socket_util.h"
+#include "net/socket_util.h"
 #include "transport/tcp/tcp_op.h"
 #include "transport/tcp/tcp_wire.h"
 

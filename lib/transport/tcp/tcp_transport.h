@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "transport/abort_signal.h"
-#include "transport/tcp/socket_util.h"
+#include "net/socket_util.h"
 #include "transport/tcp/tcp_options.h"
 #include "transport/transport.h"
 

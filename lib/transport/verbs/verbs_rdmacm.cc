@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "transport/tcp/socket_util.h"
+#include "net/socket_util.h"
 #include "transport/verbs/verbs_handshake.h"
 #include "transport/verbs/verbs_wire.h"
 

@@ -1,4 +1,4 @@
-#include "transport/tcp/socket_util.h"
+#include "net/socket_util.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>

@@ -1,4 +1,5 @@
-// Small RAII and address helpers shared by the socket transports and the bootstrap.
+// Sockets and addresses (RAII fds, resolve, listen, connect with deadlines, local
+// addresses), shared by the TCP transport, the verbs handshake and the bootstrap.
 #pragma once
 #include <sys/socket.h>
 
