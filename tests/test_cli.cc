@@ -3,14 +3,16 @@
 #include <infiniband/verbs.h>
 
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <future>
 #include <sstream>
 #include <string>
 #include <thread>
 
 #include "bootstrap/local_launcher.h"
-#include "process_util.h"
 #include "net/socket_util.h"
+#include "process_util.h"
+#include "temp_dir.h"
 
 using namespace ccb;
 using namespace ccb::test;
@@ -197,4 +199,26 @@ TEST_CASE("verbs on a host without an RDMA device: one line, status 2", "[cli][e
     CHECK(r.status == 2);
     CHECK_THAT(r.output, Catch::StartsWith("ccbench: error: no RDMA device found") && Catch::Contains("--transport tcp"));
   }
+}
+
+TEST_CASE("--debug traces each rank's connections and posts; CCB_DEBUG=PATH writes new files only", "[cli][debug]") {
+  ProcessResult r = run_process(ccbench({"run", "--np", "2", "--sizes", "8", "-n", "1", "-w", "0", "--debug"}));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("ccbench debug: rank 0: connected to rank 1 over tcp on lo") &&
+                           Catch::Contains("ccbench debug: rank 1: post send to rank 0, tag "));
+  TempDir tmp;
+  const std::string base = tmp.path + "/trace";
+  ProcessResult first = run_process(ccbench({"run", "--np", "2", "--sizes", "8", "-n", "1", "-w", "0"}), {{"CCB_DEBUG", base}});
+  REQUIRE(first.status == 0);
+  CHECK_THAT(first.output, !Catch::Contains("ccbench debug"));
+  for (const char* rank : {"0", "1"}) {
+    std::ifstream in(base + "." + rank);
+    std::stringstream text;
+    text << in.rdbuf();
+    CHECK_THAT(text.str(), Catch::StartsWith(std::string("ccbench debug: rank ") + rank + ": connected to rank"));
+  }
+  ProcessResult again = run_process(ccbench({"run", "--np", "2", "--sizes", "8", "-n", "1", "-w", "0"}), {{"CCB_DEBUG", base}});
+  CHECK(again.status == 0);
+  CHECK_THAT(again.output, Catch::Contains("cannot create " + base + ".0 (it exists") && Catch::Contains("ccbench debug: rank 0"));
 }

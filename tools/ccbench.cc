@@ -48,6 +48,7 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("-w,--warmup", c.warmup, "Warm-up iterations per size (default iters/10, 2..20)")->check(CLI::Range(-1, 1000000));
   run.add_option("-c,--check", c.check, "Check results (1) or not (0)")->check(CLI::Range(0, 1))->capture_default_str();
   run.add_flag("--in-place", c.in_place, "Run in place (send buffer == receive buffer)");
+  run.add_flag("--debug", c.debug, "Trace each rank's connections, posts and failed requests to stderr (CCB_DEBUG=PATH: to PATH.RANK)");
   run.add_option("--np", c.np, "Ranks to start on this host (local launcher)")->check(CLI::Range(1, 1024))->capture_default_str();
   run.add_flag("--bind-cores", c.bind_cores, "Pin rank r to CPU r (local launcher)");
   run.add_option("--timeout", c.timeout_s, "Seconds before a silent peer is declared gone")->check(ccb::timeout_seconds())->capture_default_str();
@@ -127,6 +128,7 @@ void check_output_names(const CLI::App& run, const ccb::cli::RunCommand& c) {
 int run_main(ccb::cli::RunCommand& c, bool np_given, bool spin_given, const std::vector<std::string>& argv) {
   c.np_given = np_given;
   c.argv = argv;
+  if (c.debug) setenv("CCB_DEBUG", "1", 0);  // before any transport; CCB_DEBUG=PATH given by hand wins
   c.transport.tcp.socket_buffer = ccb::cli::parse_socket_buffer(c.socket_buffer);
   const bool launched = ccb::started_by_launcher(ccb::process_env());
   if (launched || c.np == 1) return ccb::cli::run_rank(c);

@@ -1,5 +1,7 @@
 #include "algo/communicator.h"
 
+#include "transport/debug_trace.h"
+
 namespace ccb {
 
 Communicator::Communicator(Transport& transport, int rank, int size, std::vector<std::string> addresses,
@@ -18,6 +20,7 @@ Connection& Communicator::peer(int r) {
   if (it != connections_.end()) return *it->second;
   auto deadline = Clock::now() + waiter_.policy().timeout;
   ConnectionPtr c = r > rank_ ? transport_.accept(r, deadline) : transport_.connect(r, addresses_[r], deadline);
+  if (debug_trace_on()) c = traced_connection(std::move(c), rank_, std::string(transport_.name()) + " on " + device_);
   return *connections_.emplace(r, std::move(c)).first->second;
 }
 
