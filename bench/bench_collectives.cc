@@ -26,6 +26,8 @@
 #include "job/number_flags.h"
 #include "job/preflight.h"
 #include "job/rank_job.h"
+#include "job/transport_flags.h"
+#include "job/launch_or_run.h"
 #include "metrics/link_utilization.h"
 #include "profiles/profile.h"
 #include "runner/result_record.h"
@@ -45,6 +47,7 @@ struct BenchOptions {
   std::string line_rate;
   double timeout_s = 60;
   int spin_us = 50;
+  bool spin_given = false;  // --spin-us given: kept even when ranks outnumber the CPUs
   ccb::TransportChoice transport;
 };
 
@@ -159,7 +162,6 @@ class SilentReporter : public benchmark::BenchmarkReporter {
 
 void add_options(CLI::App& app, BenchOptions& o) {
   app.add_option("--np", o.np, "Ranks to start on this host when not launched")->check(CLI::Range(1, 1024));
-  app.add_option("--transport", o.transport.name, "tcp, ipoib or verbs")->check(CLI::IsMember({"tcp", "ipoib", "verbs"}));
   app.add_option("--sizes", o.sizes, "Sizes of the sweep benchmarks")->capture_default_str();
   app.add_option("--profile", o.profiles, "LLM profile NAME[:ddp|tp|fsdp]; repeatable");
   app.add_option("--collectives", o.collectives, "Collectives of the sweep")->capture_default_str();
@@ -168,15 +170,9 @@ void add_options(CLI::App& app, BenchOptions& o) {
   app.add_option("--iters", o.iters, "Iterations of every benchmark, the same on every rank")->check(CLI::Range(1, 1000000));
   app.add_option("--warmup", o.warmup, "Untimed calls before each benchmark")->check(CLI::Range(0, 1000000));
   app.add_option("--line-rate", o.line_rate, "Link rate in bit/s (100G) when the NIC reports none");
+  ccb::add_transport_flags(app, o.transport);
+  app.add_option("--spin-us", o.spin_us, "Busy-poll this long before sleeping")->check(CLI::Range(0, 1000000));
   app.add_option("--timeout", o.timeout_s, "Seconds before a silent peer is declared gone")->check(ccb::timeout_seconds());
-  app.add_option("--tcp-streams", o.transport.tcp.streams, "Sockets per peer (tcp)")->check(CLI::Range(1, 64));
-  app.add_option("--iface", o.transport.tcp.iface, "Interface of the data sockets (tcp, ipoib)");
-  app.add_option("--tcp-cc", o.transport.tcp.congestion_control, "TCP congestion control (tcp, ipoib; default: the system's)");
-  app.add_flag("--ipoib-force", o.transport.ipoib.force, "Run ipoib over a non-IPoIB --iface anyway");
-  app.add_option("--ib-dev", o.transport.verbs.device, "RDMA device (verbs)");
-  app.add_option("--ib-port", o.transport.verbs.port, "Port of the device (verbs)")->check(CLI::Range(0, 255));
-  app.add_option("--gid-index", o.transport.verbs.gid_index, "GID index (verbs)")->check(CLI::Range(-1, 65535));
-  app.add_option("--qps", o.transport.verbs.qps, "Queue pairs per connection (verbs)")->check(CLI::Range(1, 15));
 }
 
 // What every rank must run alike, for the store to check (store_hello.h).
@@ -300,15 +296,10 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   try {
-    const bool launched = ccb::started_by_launcher(ccb::process_env());
-    if (!launched) preflight(opt, opt.np);
-    if (!launched && opt.np > 1) {
-      ccb::LocalLaunch plan;
-      plan.np = opt.np;
-      plan.argv = original;
-      return ccb::run_local_job(plan);
-    }
-    return run_rank(opt);
+    ccb::check_transport_flags(app, opt.transport.name);
+    opt.spin_given = app.count("--spin-us") > 0;
+    return ccb::launch_or_run({opt.np, original, opt.spin_given, false}, [&opt] { preflight(opt, opt.np); },
+                              [&opt] { return run_rank(opt); });
   } catch (const std::exception& e) {
     return ccb::report_error(e);
   }

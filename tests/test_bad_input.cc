@@ -125,6 +125,14 @@ TEST_CASE("the Google Benchmark drivers fail when they ran nothing", "[cli][erro
 #endif
 }
 
+TEST_CASE("the benchmark driver takes ccbench's transport flags and refuses one of another transport", "[cli][errors]") {
+#ifdef CCB_BENCH
+  expect_one_line_error({CCB_BENCH, "--np", "2"}, {"--qps", "2"}, "--qps is a Verbs flag; it has no effect with --transport tcp");
+  expect_one_line_error({CCB_BENCH, "--np", "2"}, {"--transport", "verbs", "--tcp-streams", "2"},
+                        "--tcp-streams is a TCP flag; it has no effect with --transport verbs");
+#endif
+}
+
 TEST_CASE("a link planted at the result's path or at any temporary name is never followed", "[cli][files]") {
   TempDir tmp;
   const std::string dir = tmp.path, victim = dir + "/victim", json = dir + "/r.json";

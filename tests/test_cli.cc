@@ -201,7 +201,7 @@ TEST_CASE("verbs on a host without an RDMA device: one line, status 2", "[cli][e
   }
 }
 
-TEST_CASE("--debug traces each rank's connections and posts; CCB_DEBUG=PATH writes new files only", "[cli][debug]") {
+TEST_CASE("a run with --debug traces connections and posts per rank and CCB_DEBUG=PATH writes new files only", "[cli][debug]") {
   ProcessResult r = run_process(ccbench({"run", "--np", "2", "--sizes", "8", "-n", "1", "-w", "0", "--debug"}));
   INFO(r.output);
   REQUIRE(r.status == 0);

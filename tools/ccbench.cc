@@ -3,9 +3,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
-#include <map>
 #include <memory>
-#include <thread>
 
 #include "bootstrap/launch_env.h"
 #include "bootstrap/local_launcher.h"
@@ -16,7 +14,9 @@
 #include "report_command.h"
 #include "core/error.h"
 #include "job/number_flags.h"
+#include "job/launch_or_run.h"
 #include "job/preflight.h"
+#include "job/transport_flags.h"
 #include "profile_listing.h"
 #include "run_command.h"
 
@@ -30,7 +30,7 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("-d,--dtype", c.dtype, "float, double, half, bfloat16, int32, int64, uint8")->capture_default_str();
   run.add_option("-o,--op", c.op, "sum, prod, min, max, avg")->capture_default_str();
   run.add_option("--algo", c.algos,
-                 "auto (per size: rd up to 32 KiB, then ring; the algo column says which ran), ring, tree, rd "
+                 "auto (per size and world size, from the shipped table or --tune; the algo column says which ran), ring, tree, rd "
                  "(recursive doubling), or a list of the last three to compare them")
       ->capture_default_str();
   run.add_flag("--tune", c.tune, "with --algo auto: time every algorithm at each size at start-up and run the fastest");
@@ -43,7 +43,6 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("--splits", c.splits,
                  "all_to_allv: a file of ranks x ranks byte counts (rows send, columns receive; equal row sums), "
                  "or moe:skew=S,seed=N (tokens routed to experts by a Zipf law)");
-  run.add_option("--transport", c.transport.name, "tcp, ipoib (TCP over an IPoIB interface) or verbs")->check(CLI::IsMember({"tcp", "ipoib", "verbs"}))->capture_default_str();
   run.add_option("-n,--iters", c.iters, "Timed iterations per size (0: 1 GiB / size, 5..1000)")->check(CLI::Range(0, 100000000));
   run.add_option("-w,--warmup", c.warmup, "Warm-up iterations per size (default iters/10, 2..20)")->check(CLI::Range(-1, 1000000));
   run.add_option("-c,--check", c.check, "Check results (1) or not (0)")->check(CLI::Range(0, 1))->capture_default_str();
@@ -70,52 +69,8 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("--json", c.json_path, "Write results as JSON (rewritten atomically after each size)")->group("Output");
   run.add_option("--csv", c.csv_path, "Write results as CSV (rewritten atomically after each size)")->group("Output");
   run.add_option("--plot", c.plot_path, "Draw the bus bandwidth against size into this .svg or .png at the end (gnuplot)")->group("Output");
-  run.add_option("--line-rate", c.line_rate, "Link rate in bit/s for utilization (100G, 2.5G); default: what the NIC reports")->group("Output");
-  run.add_option("--tcp-streams", c.transport.tcp.streams, "Sockets per peer connection")->check(CLI::Range(1, 64))->capture_default_str()->group("TCP");
-  run.add_option("--iface", c.transport.tcp.iface, "Bind the data sockets to this interface")->group("TCP");
-  run.add_option("--bind", c.transport.tcp.address, "Bind the data sockets to this address")->group("TCP");
-  run.add_flag("--ipv6", c.transport.tcp.ipv6, "Prefer the interface's IPv6 address")->group("TCP");
   run.add_option("--socket-buffer", c.socket_buffer, "SO_SNDBUF/SO_RCVBUF size (0: kernel autotuning)")->capture_default_str()->group("TCP");
-  run.add_option("--tcp-cc", c.transport.tcp.congestion_control, "TCP congestion control of the data sockets (cubic, bbr...; default: the system's)")->group("TCP");
-  run.add_flag("--ipoib-force", c.transport.ipoib.force, "Run --transport ipoib over a non-IPoIB --iface anyway")->group("IPoIB");
-  // Where sys/ and proc/ are read from, so tests can stand in a fake IPoIB host.
-  run.add_option("--ipoib-root", c.transport.ipoib.root, "")->group("");
-}
-
-void add_verbs_options(CLI::App& run, ccb::VerbsOptions& v) {
-  using ccb::VerbsCompletionMode, ccb::VerbsConnectMode, ccb::VerbsFault;
-  run.add_option("--ib-dev", v.device, "RDMA device (default: the first with an active port)")->group("Verbs");
-  run.add_option("--ib-port", v.port, "Port of the device (default: the first active)")->check(CLI::Range(0, 255))->group("Verbs");
-  run.add_option("--gid-index", v.gid_index, "GID index (default: best scored, RoCE v2 + IPv4 first)")->check(CLI::Range(-1, 65535))->group("Verbs");
-  run.add_option("--qps", v.qps, "RC queue pairs per connection")->check(CLI::Range(1, 15))->capture_default_str()->group("Verbs");
-  run.add_option("--ib-tc", v.traffic_class, "Traffic class (RoCE: DSCP << 2)")->check(CLI::Range(0, 255))->capture_default_str()->group("Verbs");
-  run.add_option("--ib-sl", v.service_level, "Service level")->check(CLI::Range(0, 15))->capture_default_str()->group("Verbs");
-  run.add_option("--ib-timeout", v.timeout, "Ack timeout exponent: 4.096 us * 2^N")->check(CLI::Range(0, 31))->capture_default_str()->group("Verbs");
-  run.add_option("--ib-retry", v.retry_count, "Transport retries before a send fails")->check(CLI::Range(0, 7))->capture_default_str()->group("Verbs");
-  run.add_option("--ib-rnr-retry", v.rnr_retry, "Receiver-not-ready retries (7: forever)")->check(CLI::Range(0, 7))->capture_default_str()->group("Verbs");
-  run.add_option("--ib-cm", v.connect_mode, "Connection set-up: native (QP info over the bootstrap network) or rdmacm")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, VerbsConnectMode>{
-          {"native", VerbsConnectMode::kNative}, {"rdmacm", VerbsConnectMode::kRdmaCm}}))->group("Verbs");
-  run.add_option("--ib-completion", v.completion, "event (sleep on the completion channel) or poll (spin)")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, VerbsCompletionMode>{
-          {"event", VerbsCompletionMode::kEvent}, {"poll", VerbsCompletionMode::kPoll}}))->group("Verbs");
-  // Misbehaves on purpose, so tests can prove a rogue peer meets a clean error.
-  run.add_option("--ib-fault", v.fault, "")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, VerbsFault>{
-          {"none", VerbsFault::kNone}, {"bad-rkey", VerbsFault::kBadRkey}, {"bad-tag", VerbsFault::kBadTag}}))->group("");
-}
-
-// A flag of one transport given to another would be silently ignored: refuse it.
-// IPoIB runs the TCP engine, so the TCP flags apply to it too.
-void check_transport_flags(const CLI::App& run, const std::string& transport) {
-  for (const CLI::Option* o : run.get_options()) {
-    const std::string& group = o->get_group();
-    if (o->count() == 0 || (group != "TCP" && group != "Verbs" && group != "IPoIB")) continue;
-    bool applies = group == "TCP" ? transport != "verbs" : group == "IPoIB" ? transport == "ipoib" : transport == "verbs";
-    if (!applies)
-      ccb::throw_invalid(o->get_name() + (group == "IPoIB" ? " is an " : " is a ") + group +
-                         " flag; it has no effect with --transport " + transport);
-  }
+  run.add_option("--line-rate", c.line_rate, "Link rate in bit/s for utilization (100G, 2.5G); default: what the NIC reports")->group("Output");
 }
 
 // An output flag given an empty name would silently write nothing.
@@ -130,21 +85,12 @@ int run_main(ccb::cli::RunCommand& c, bool np_given, bool spin_given, const std:
   c.argv = argv;
   if (c.debug) setenv("CCB_DEBUG", "1", 0);  // before any transport; CCB_DEBUG=PATH given by hand wins
   c.transport.tcp.socket_buffer = ccb::cli::parse_socket_buffer(c.socket_buffer);
-  const bool launched = ccb::started_by_launcher(ccb::process_env());
-  if (launched || c.np == 1) return ccb::cli::run_rank(c);
-  // Judge everything once, before any rank starts: bad input is one line and exit 2.
-  c.validate(c.np, c.np, true);
-  ccb::check_transport_here(c.transport);
-  ccb::check_fd_budget(c.transport, c.np);
-  ccb::LocalLaunch plan;
-  plan.np = c.np;
-  plan.argv = argv;
-  // More ranks than CPUs: a spinning waiter steals the CPU its peer needs, so waiters
-  // sleep at once unless --spin-us says otherwise.
-  if (!spin_given && c.np > static_cast<int>(std::thread::hardware_concurrency()))
-    plan.argv.insert(plan.argv.end(), {"--spin-us", "0"});
-  plan.bind_cores = c.bind_cores;
-  return ccb::run_local_job(plan);
+  auto preflight = [&c] {
+    c.validate(c.np, c.np, true);
+    ccb::check_transport_here(c.transport);
+    ccb::check_fd_budget(c.transport, c.np);
+  };
+  return ccb::launch_or_run({c.np, argv, spin_given, c.bind_cores}, preflight, [&c] { return ccb::cli::run_rank(c); });
 }
 
 }  // namespace
@@ -158,7 +104,7 @@ int main(int argc, char** argv) {
   ccb::cli::RunCommand run_cmd;
   CLI::App* run = app.add_subcommand("run", "Run a collective over a range of sizes and print a table");
   add_run_options(*run, run_cmd);
-  add_verbs_options(*run, run_cmd.transport.verbs);
+  ccb::add_transport_flags(*run, run_cmd.transport);
   bool list_profiles = false;
   run->add_flag("--list-profiles", list_profiles, "Show each preset's (or --profile's) derived collectives and exit")->group("Profiles");
   ccb::LocalLaunch launch_plan;
@@ -196,7 +142,7 @@ int main(int argc, char** argv) {
     }
     if (list_profiles && !run_cmd.parallel.empty()) return ccb::cli::list_parallel(std::cout, run_cmd);
     if (list_profiles) return ccb::cli::list_profiles(std::cout, run_cmd.profiles);
-    check_transport_flags(*run, run_cmd.transport.name);
+    ccb::check_transport_flags(*run, run_cmd.transport.name);
     check_output_names(*run, run_cmd);
     std::vector<std::string> args(argv, argv + argc);
     return run_main(run_cmd, run->count("--np") > 0, run->count("--spin-us") > 0, args);
