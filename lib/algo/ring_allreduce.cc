@@ -20,7 +20,9 @@ void RingAllreduce::run(const CollectiveArgs& a) {
   auto chunk_of = [&](size_t u, long long shift) {
     return sched.chunk(sched.wrap(r - static_cast<long long>(u / K) - shift), u % K);
   };
-  auto in = [&](const BufferRef& b, ElementRange e) { return ChunkPlace{b.region, b.offset + e.begin * esize, e.count * esize}; };
+  auto in = [&](const BufferRef& b, ElementRange e) {
+    return ChunkPlace{b.region, b.offset + e.begin * esize, e.count * esize};
+  };
   RingPass pass;
   pass.steps = 2 * reduce_steps;
   pass.reduce_steps = reduce_steps;

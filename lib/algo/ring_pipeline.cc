@@ -28,9 +28,12 @@ void run_ring_pass(Communicator& comm, Connection& left, Connection& right, cons
   const size_t ahead = std::max(p.send_ahead, slots);
   auto peer_ready = [&](size_t v, size_t processed) { return v >= reduce_units || v < processed + ahead; };
   auto pump_sends = [&](size_t processed) {
-    for (; next_send < units && peer_ready(next_send, processed) && (next_send < K || next_send - K < processed); ++next_send) {
-      const ChunkPlace from = p.send(next_send);
-      if (from.bytes > 0) sends[next_send] = right.isend(*from.region, from.offset, from.bytes, ring_step_tag(next_send / K));
+    for (; next_send < units; ++next_send) {
+      const size_t v = next_send;
+      const bool data_ready = v < K || v - K < processed;
+      if (!data_ready || !peer_ready(v, processed)) break;
+      const ChunkPlace from = p.send(v);
+      if (from.bytes > 0) sends[v] = right.isend(*from.region, from.offset, from.bytes, ring_step_tag(v / K));
     }
   };
 

@@ -18,7 +18,9 @@ void RankGroup::connect(std::vector<std::string> addresses, const WaitPolicy& po
   boot_ = std::make_unique<CommunicatorBootstrap>(*comm_);
 }
 
-GroupLane RankGroup::lane(std::vector<TraceCall> calls) { return GroupLane{kind_, members_, *comm_, *boot_, std::move(calls)}; }
+GroupLane RankGroup::lane(std::vector<TraceCall> calls) {
+  return GroupLane{kind_, members_, *comm_, *boot_, std::move(calls)};
+}
 
 // Each rank's addresses of its groups, one per kind, length-prefixed (they are opaque bytes).
 static std::string encode_addresses(const std::vector<std::string>& by_kind) {

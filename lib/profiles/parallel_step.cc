@@ -73,7 +73,8 @@ std::vector<int> group_members(const ParallelLayout& l, GroupKind k, int rank) {
   std::vector<int> out;
   RankCoordinates c = coordinates(l, rank);
   int& moving = k == GroupKind::kTensor ? c.tp : k == GroupKind::kPipeline ? c.pp : c.dp;
-  for (moving = 0; moving < l.size(k); ++moving) out.push_back(rank_at(l, c));  // ascending: a coordinate's rank grows with it
+  // Ascending: a rank grows with each of its coordinates.
+  for (moving = 0; moving < l.size(k); ++moving) out.push_back(rank_at(l, c));
   return out;
 }
 

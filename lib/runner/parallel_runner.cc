@@ -23,7 +23,9 @@ struct LaneTimes {
 // An error inside a group names the group's local ranks; the user knows world ranks.
 Error in_world_terms(const Error& e, const GroupLane& lane) {
   ErrorContext c = e.context();
-  auto world = [&lane](int local) { return local >= 0 && local < static_cast<int>(lane.members.size()) ? lane.members[static_cast<size_t>(local)] : local; };
+  auto world = [&lane](int local) {
+    return local >= 0 && local < static_cast<int>(lane.members.size()) ? lane.members[static_cast<size_t>(local)] : local;
+  };
   c.rank = world(c.rank);
   c.peer = world(c.peer);
   c.phase = std::string(group_kind_name(lane.kind)) + " group: " + c.phase;
