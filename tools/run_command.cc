@@ -141,6 +141,9 @@ static JobInfo job_info(const RunCommand& c, const Bootstrap& b, const Transport
   j.started_utc = utc_now_iso8601();
   j.repeat = c.repeat;
   j.samples = c.samples;
+  j.manifest.governor = read_governor("/");
+  if (!j.link.nic.empty()) j.manifest.nics.push_back(read_nic_manifest("/", j.link.nic));
+  j.warnings = manifest_warnings("/", j.manifest, allowed_cpus());
   return j;
 }
 
@@ -324,6 +327,8 @@ int run_rank(const RunCommand& cmd) {
     }
     const PassOrder order = agree_order(cmd, boot);
     JobInfo job = job_info(cmd, boot, rank.transport);
+    if (root)
+      for (const std::string& w : job.warnings) print_line_to_stderr("warning: " + w);
     job.shuffle_seed = order.seed();
     Output out{root, cmd.repeat, ResultTable(std::cout),
                ResultRecord(job, root ? cmd.json_path : "", root ? cmd.csv_path : "")};

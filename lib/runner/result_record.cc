@@ -31,6 +31,16 @@ static ordered latency_json(const LatencyStats& s) {
                  {"max", s.max}, {"mean", s.mean}, {"stdev", s.stdev}, {"cv", s.cv}};
 }
 
+static ordered manifest_json(const HostManifest& m) {
+  ordered nics = ordered::array();
+  for (const NicManifest& n : m.nics)
+    nics.push_back({{"name", n.name}, {"driver", n.driver}, {"firmware", n.firmware}, {"pci_id", n.pci_id},
+                    {"pci_address", n.pci_address}, {"pcie_speed", n.pcie_speed}, {"pcie_max_speed", n.pcie_max_speed},
+                    {"pcie_width", n.pcie_width}, {"pcie_max_width", n.pcie_max_width}, {"numa_node", n.numa_node},
+                    {"mtu", n.mtu}});
+  return ordered{{"governor", m.governor}, {"nics", nics}};
+}
+
 static ordered job_json(const JobInfo& j) {
   return ordered{
       {"command", j.command},
@@ -47,7 +57,9 @@ static ordered job_json(const JobInfo& j) {
       {"reduce_isa", j.isa},
       {"repeat", j.repeat},
       {"shuffle_seed", j.shuffle_seed ? ordered(*j.shuffle_seed) : ordered(nullptr)},
-      {"samples", j.samples}};
+      {"samples", j.samples},
+      {"manifest", manifest_json(j.manifest)},
+      {"warnings", j.warnings}};
 }
 
 // The figures of one pass; schema 1 had exactly these at the top of a result.

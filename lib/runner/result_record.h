@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "metrics/host_manifest.h"
 #include "metrics/machine_info.h"
 #include "runner/collective_runner.h"
 #include "runner/measurement_set.h"
@@ -42,6 +43,8 @@ struct JobInfo {
   int repeat = 1;                  // passes over the sizes (--repeat)
   std::optional<uint64_t> shuffle_seed;  // --shuffle: each pass's order comes from it
   bool samples = false;            // --samples: every iteration's time is kept
+  HostManifest manifest;           // rank 0's host: its NIC's PCIe, NUMA node, MTU...
+  std::vector<std::string> warnings;  // what the manifest says is wrong there
 };
 
 std::string utc_now_iso8601();

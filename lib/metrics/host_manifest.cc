@@ -1,0 +1,154 @@
+#include "metrics/host_manifest.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace ccb {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_line(const fs::path& p) {
+  std::ifstream in(p);
+  std::string s;
+  std::getline(in, s);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+int read_int(const fs::path& p) {
+  try {
+    const std::string s = read_line(p);
+    return s.empty() ? -1 : std::stoi(s, nullptr, 0);
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
+
+std::string link_name(const fs::path& p) {
+  std::error_code ec;
+  const fs::path target = fs::read_symlink(p, ec);
+  return ec ? std::string() : target.filename().string();
+}
+
+std::string hex_id(const fs::path& p) {  // "0x15b3" -> "15b3"
+  std::string s = read_line(p);
+  return s.rfind("0x", 0) == 0 ? s.substr(2) : s;
+}
+
+// "0-3,8-11" -> {0,1,2,3,8,9,10,11}; a malformed part ends the list.
+std::vector<int> parse_cpu_list(const std::string& text) {
+  std::vector<int> out;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, ',');) {
+    try {
+      const size_t dash = part.find('-');
+      const int lo = std::stoi(part.substr(0, dash));
+      const int hi = dash == std::string::npos ? lo : std::stoi(part.substr(dash + 1));
+      for (int c = lo; c <= hi && c - lo < 65536; ++c) out.push_back(c);
+    } catch (const std::exception&) {
+      break;
+    }
+  }
+  return out;
+}
+
+// The PCI device directory behind a netdev or an RDMA device.
+fs::path device_dir(const fs::path& root, const std::string& name, bool rdma) {
+  return root / "sys/class" / (rdma ? "infiniband" : "net") / name / "device";
+}
+
+}  // namespace
+
+NicManifest read_nic_manifest(const std::string& root, const std::string& nic) {
+  NicManifest m;
+  const std::string name = nic.substr(0, nic.find(':'));
+  const bool rdma = nic.find(':') != std::string::npos || fs::exists(fs::path(root) / "sys/class/infiniband" / name);
+  m.name = name;
+  const fs::path dev = device_dir(root, name, rdma);
+  m.driver = link_name(dev / "driver");
+  const std::string vendor = hex_id(dev / "vendor"), device = hex_id(dev / "device");
+  if (!vendor.empty() && !device.empty()) m.pci_id = vendor + ":" + device;
+  std::error_code ec;
+  const fs::path resolved = fs::canonical(dev, ec);
+  if (!ec) m.pci_address = resolved.filename().string();
+  m.pcie_speed = read_line(dev / "current_link_speed");
+  m.pcie_max_speed = read_line(dev / "max_link_speed");
+  m.pcie_width = read_int(dev / "current_link_width");
+  m.pcie_max_width = read_int(dev / "max_link_width");
+  m.numa_node = read_int(dev / "numa_node");
+  if (rdma) m.firmware = read_line(fs::path(root) / "sys/class/infiniband" / name / "fw_ver");
+  else m.mtu = read_int(fs::path(root) / "sys/class/net" / name / "mtu");
+  return m;
+}
+
+std::string read_governor(const std::string& root) {
+  return read_line(fs::path(root) / "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+}
+
+int numa_node_of_cpu(const std::string& root, int cpu) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::path(root) / "sys/devices/system/node", ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind("node", 0) != 0 || n.size() == 4) continue;
+    const std::vector<int> cpus = parse_cpu_list(read_line(e.path() / "cpulist"));
+    if (std::find(cpus.begin(), cpus.end(), cpu) != cpus.end()) {
+      try {
+        return std::stoi(n.substr(4));
+      } catch (const std::exception&) {
+        return -1;
+      }
+    }
+  }
+  return -1;
+}
+
+// "8.0 GT/s PCIe" -> 8.0; 0 when unreadable.
+static double gts(const std::string& speed) {
+  try {
+    return speed.empty() ? 0 : std::stod(speed);
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+std::vector<std::string> manifest_warnings(const std::string& root, const HostManifest& m, const std::vector<int>& rank_cpus) {
+  std::vector<std::string> out;
+  if (m.governor == "powersave")
+    out.push_back("the CPU frequency governor is powersave, which slows small messages: "
+                  "cpupower frequency-set -g performance");
+  for (const NicManifest& n : m.nics) {
+    if (n.pcie_width > 0 && n.pcie_max_width > 0 && n.pcie_width < n.pcie_max_width)
+      out.push_back(n.name + "'s PCIe link runs at x" + std::to_string(n.pcie_width) + " of x" +
+                    std::to_string(n.pcie_max_width) + ": reseat the card or move it to a full-width slot");
+    if (gts(n.pcie_speed) > 0 && gts(n.pcie_speed) < gts(n.pcie_max_speed))
+      out.push_back(n.name + "'s PCIe link runs at " + n.pcie_speed + " of " + n.pcie_max_speed +
+                    ": check the slot and the BIOS link settings");
+    if (n.numa_node < 0 || rank_cpus.empty()) continue;
+    std::set<int> nodes;
+    for (int c : rank_cpus) nodes.insert(numa_node_of_cpu(root, c));
+    if (!nodes.count(n.numa_node) && !nodes.count(-1))
+      out.push_back(n.name + " is on NUMA node " + std::to_string(n.numa_node) + " but this rank runs on node " +
+                    std::to_string(*nodes.begin()) + "'s CPUs: every byte crosses the socket link; "
+                    "bind the rank near the NIC (numactl --cpunodebind=" + std::to_string(n.numa_node) + ")");
+  }
+  return out;
+}
+
+std::vector<int> allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> out;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return out;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) out.push_back(c);
+  return out;
+}
+
+}  // namespace ccb
