@@ -125,6 +125,13 @@ TEST_CASE("the Google Benchmark drivers fail when they ran nothing", "[cli][erro
 #endif
 }
 
+TEST_CASE("a --bind-numa run on a machine without NUMA information for the NIC: one line and exit 2", "[cli][errors]") {
+  expect_one_line_error(ccbench({"run", "--np", "2", "--sizes", "8"}), {"--bind-numa"},
+                        "--bind-numa: this machine does not say which NUMA node lo is on");
+  expect_one_line_error(ccbench({"run", "--np", "2", "--sizes", "8"}), {"--bind-numa", "--bind-cores"},
+                        "--bind-numa and --bind-cores both choose the CPUs: give one of them");
+}
+
 TEST_CASE("the benchmark driver takes ccbench's transport flags and refuses one of another transport", "[cli][errors]") {
 #ifdef CCB_BENCH
   expect_one_line_error({CCB_BENCH, "--np", "2"}, {"--qps", "2"}, "--qps is a Verbs flag; it has no effect with --transport tcp");

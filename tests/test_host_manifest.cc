@@ -1,8 +1,10 @@
-// The host manifest's readers and warnings on fake sysfs trees.
+// The host manifest's readers and warnings, and --bind-numa's choice, on fake sysfs trees.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
+#include "core/error.h"
+#include "job/preflight.h"
 #include "metrics/host_manifest.h"
 #include "temp_dir.h"
 
@@ -105,4 +107,16 @@ TEST_CASE("a powersave governor is warned; a host without cpufreq or NUMA says n
   CHECK(m.nics.front().numa_node == -1);
   CHECK(m.nics.front().mtu == 65536);
   CHECK(manifest_warnings(bare.path, m, {0}).empty());
+}
+
+TEST_CASE("with --bind-numa a rank takes the CPUs of its NIC's node, on a machine that says which node", "[manifest]") {
+  TempDir t;
+  make_host(t, PciLink{16, 16, "8.0 GT/s PCIe", "8.0 GT/s PCIe", 1}, "performance");
+  CHECK(cpus_near_nic(t.path, "mlx5_0:1") == std::vector<int>{4, 5, 6, 7});
+  CHECK(cpus_near_nic(t.path, "eth0") == std::vector<int>{4, 5, 6, 7});
+  TempDir bare;
+  put(bare, "sys/class/net/lo/mtu", "65536");
+  CHECK_THROWS_WITH(cpus_near_nic(bare.path, "lo"),
+                    "--bind-numa: this machine does not say which NUMA node lo is on (no numa_node, or -1, in its sysfs "
+                    "device): drop --bind-numa, or bind by hand (numactl, --bind-cores)");
 }

@@ -50,6 +50,7 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_flag("--debug", c.debug, "Trace each rank's connections, posts and failed requests to stderr (CCB_DEBUG=PATH: to PATH.RANK)");
   run.add_option("--np", c.np, "Ranks to start on this host (local launcher)")->check(CLI::Range(1, 1024))->capture_default_str();
   run.add_flag("--bind-cores", c.bind_cores, "Pin rank r to CPU r (local launcher)");
+  run.add_flag("--bind-numa", c.bind_numa, "Run every rank on the CPUs of its NIC's NUMA node (any launcher)");
   run.add_option("--timeout", c.timeout_s, "Seconds before a silent peer is declared gone")->check(ccb::timeout_seconds())->capture_default_str();
   run.add_option("--spin-us", c.spin_us, "Busy-poll this long before sleeping in epoll")->check(CLI::Range(0, 1000000))->capture_default_str();
   run.add_option("--chunk-bytes", c.chunk_bytes, "Pipeline chunk size")->capture_default_str();
@@ -89,6 +90,7 @@ int run_main(ccb::cli::RunCommand& c, bool np_given, bool spin_given, const std:
     c.validate(c.np, c.np, true);
     ccb::check_transport_here(c.transport);
     ccb::check_fd_budget(c.transport, c.np);
+    if (c.bind_numa) ccb::check_bind_numa_here(c.transport);
   };
   return ccb::launch_or_run({c.np, argv, spin_given, c.bind_cores}, preflight, [&c] { return ccb::cli::run_rank(c); });
 }

@@ -212,6 +212,7 @@ void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const 
     throw_invalid("--parallel splits a model's step into its groups: add --profile MODEL (a preset or a model .json)");
   if (trace_passes < 1) throw_invalid("--trace-passes must be at least 1");
   if (repeat < 1 || repeat > kMaxRepeat) throw_invalid("--repeat must be between 1 and " + std::to_string(kMaxRepeat));
+  if (bind_numa && bind_cores) throw_invalid("--bind-numa and --bind-cores both choose the CPUs: give one of them");
   if (seed && !shuffle) throw_invalid("--seed orders the sizes of --shuffle: add --shuffle, or drop --seed");
   uint64_t largest = 0, largest_recv = 0;
   if (!profiles.empty() || !trace.empty()) {

@@ -319,6 +319,7 @@ int run_rank(const RunCommand& cmd) {
     Communicator& comm = rank.comm;
     Bootstrap& boot = rank.boot;
     const bool root = boot.rank() == 0;
+    if (cmd.bind_numa) bind_near_nic(rank.transport.link().nic);
     if (root && cmd.transport.name == "ipoib") {
       const auto& ipoib = cmd.transport.ipoib;
       auto chosen = choose_ipoib_interface(ipoib, cmd.transport.tcp.iface);

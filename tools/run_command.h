@@ -24,6 +24,7 @@ struct RunCommand {
   int np = 4;
   bool np_given = false;
   bool bind_cores = false;
+  bool bind_numa = false;                // --bind-numa: every rank on the CPUs near its NIC
   double timeout_s = 60;
   int spin_us = 50;
   std::string chunk_bytes = "512K";

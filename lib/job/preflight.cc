@@ -1,11 +1,16 @@
 #include "job/preflight.h"
 
+#include <sched.h>
+
 #include <fstream>
 #include <string>
 
 #include "core/error.h"
 #include "core/fd.h"
 #include "core/units.h"
+#include "metrics/host_manifest.h"
+#include "net/socket_util.h"
+#include "transport/tcp/netdev_info.h"
 #include "transport/ipoib/ipoib_interface.h"
 #include "transport/tcp/tcp_transport.h"
 #include "transport/verbs/verbs_device.h"
@@ -62,6 +67,31 @@ void check_fd_budget(const TransportChoice& t, int world_size) {
                 std::to_string(world_size) + " needs about " + with_commas(need) + ": raise it (ulimit -n " +
                 std::to_string(need) + " as root, or the hard limit in /etc/security/limits.conf)" +
                 (per_peer > 1 ? " or use fewer streams or QPs per peer" : ""));
+}
+
+std::vector<int> cpus_near_nic(const std::string& root, const std::string& nic) {
+  const int node = read_nic_manifest(root, nic).numa_node;
+  std::vector<int> cpus = numa_node_cpus(root, node);
+  if (node < 0 || cpus.empty())
+    throw_invalid("--bind-numa: this machine does not say which NUMA node " + nic + " is on (no numa_node, or -1, " +
+                  "in its sysfs device): drop --bind-numa, or bind by hand (numactl, --bind-cores)");
+  return cpus;
+}
+
+void check_bind_numa_here(const TransportChoice& t) {
+  const TcpOptions& tcp = t.tcp;
+  const std::string nic = t.name == "verbs"     ? t.verbs.device
+                          : !tcp.iface.empty() ? tcp.iface
+                                               : interface_holding(resolve_host(tcp.address.empty() ? "127.0.0.1" : tcp.address, 0));
+  if (!nic.empty()) cpus_near_nic("/", nic);
+}
+
+void bind_near_nic(const std::string& nic) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : cpus_near_nic("/", nic))
+    if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
+  if (sched_setaffinity(0, sizeof set, &set) != 0) throw_errno("--bind-numa: sched_setaffinity to the CPUs near " + nic);
 }
 
 void check_memory_fits(uint64_t largest_bytes, int ranks_here, uint64_t largest_recv_bytes) {

@@ -3,6 +3,8 @@
 // host, the descriptors the job will hold, the memory its buffers will take.
 #pragma once
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "runner/transport_factory.h"
 
@@ -15,6 +17,18 @@ void check_transport_here(const TransportChoice& t);
 // Raises the descriptor limit to its hard limit, then refuses a job that would still
 // run out: "ulimit -n is 1024, world size 512 needs about 1,100".
 void check_fd_budget(const TransportChoice& t, int world_size);
+
+// --bind-numa: the CPUs of the NUMA node that `nic` (a netdev, or an RDMA device with
+// its port) is on. Throws kInvalidArgument, naming the fix, when the machine does not
+// say which node that is.
+std::vector<int> cpus_near_nic(const std::string& root, const std::string& nic);
+// The same, for the NIC the local launcher's ranks will use, where the flags tell it
+// before any rank starts: they reach each other over 127.0.0.1 unless --iface or
+// --bind says otherwise. Verbs picks its device only when it opens it: then the rank
+// checks.
+void check_bind_numa_here(const TransportChoice& t);
+// Runs this process on those CPUs only.
+void bind_near_nic(const std::string& nic);
 
 // Refuses a job whose send and receive buffers (`largest_bytes` each, or a receive
 // buffer of `largest_recv_bytes` where it differs: all_to_allv's hottest rank), on each

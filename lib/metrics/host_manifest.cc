@@ -141,6 +141,11 @@ std::vector<std::string> manifest_warnings(const std::string& root, const HostMa
   return out;
 }
 
+std::vector<int> numa_node_cpus(const std::string& root, int node) {
+  if (node < 0) return {};
+  return parse_cpu_list(read_line(fs::path(root) / "sys/devices/system/node" / ("node" + std::to_string(node)) / "cpulist"));
+}
+
 std::vector<int> allowed_cpus() {
   cpu_set_t set;
   CPU_ZERO(&set);

@@ -40,5 +40,7 @@ std::vector<std::string> manifest_warnings(const std::string& root, const HostMa
 
 // The CPUs this process may run on (sched_getaffinity).
 std::vector<int> allowed_cpus();
+// The CPUs of NUMA node `node`; empty when the platform does not say.
+std::vector<int> numa_node_cpus(const std::string& root, int node);
 
 }  // namespace ccb
