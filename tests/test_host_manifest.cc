@@ -90,6 +90,7 @@ TEST_CASE("a NIC on the other NUMA node than the rank's CPUs is warned", "[manif
   REQUIRE(w.size() == 1);
   CHECK_THAT(w[0], Catch::StartsWith("mlx5_0 is on NUMA node 1 but this rank runs on node 0's CPUs") &&
                        Catch::Contains("numactl --cpunodebind=1"));
+  CHECK(placement_warnings(t.path, manifest_of(t, "mlx5_0:1"), {0}) == w);
   CHECK(manifest_warnings(t.path, manifest_of(t, "mlx5_0:1"), {4, 5}).empty());     // near the NIC
   CHECK(manifest_warnings(t.path, manifest_of(t, "mlx5_0:1"), {3, 4}).empty());     // may run near it
 }

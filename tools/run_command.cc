@@ -328,8 +328,9 @@ int run_rank(const RunCommand& cmd) {
     }
     const PassOrder order = agree_order(cmd, boot);
     JobInfo job = job_info(cmd, boot, rank.transport);
-    if (root)
-      for (const std::string& w : job.warnings) print_line_to_stderr("warning: " + w);
+    // Rank 0 warns about its host; every other rank about where it runs.
+    const std::vector<std::string> mine = root ? job.warnings : placement_warnings("/", job.manifest, allowed_cpus());
+    for (const std::string& w : mine) print_line_to_stderr("warning: rank " + std::to_string(boot.rank()) + ": " + w);
     job.shuffle_seed = order.seed();
     Output out{root, cmd.repeat, ResultTable(std::cout),
                ResultRecord(job, root ? cmd.json_path : "", root ? cmd.csv_path : "")};

@@ -118,6 +118,22 @@ static double gts(const std::string& speed) {
   }
 }
 
+std::vector<std::string> placement_warnings(const std::string& root, const HostManifest& m,
+                                            const std::vector<int>& rank_cpus) {
+  std::vector<std::string> out;
+  for (const NicManifest& n : m.nics) {
+    if (n.numa_node < 0 || rank_cpus.empty()) continue;
+    std::set<int> nodes;
+    for (int c : rank_cpus) nodes.insert(numa_node_of_cpu(root, c));
+    if (!nodes.count(n.numa_node) && !nodes.count(-1))
+      out.push_back(n.name + " is on NUMA node " + std::to_string(n.numa_node) + " but this rank runs on node " +
+                    std::to_string(*nodes.begin()) + "'s CPUs: every byte crosses the socket link; "
+                    "bind the rank near the NIC (--bind-numa, or numactl --cpunodebind=" +
+                    std::to_string(n.numa_node) + ")");
+  }
+  return out;
+}
+
 std::vector<std::string> manifest_warnings(const std::string& root, const HostManifest& m, const std::vector<int>& rank_cpus) {
   std::vector<std::string> out;
   if (m.governor == "powersave")
@@ -130,14 +146,8 @@ std::vector<std::string> manifest_warnings(const std::string& root, const HostMa
     if (gts(n.pcie_speed) > 0 && gts(n.pcie_speed) < gts(n.pcie_max_speed))
       out.push_back(n.name + "'s PCIe link runs at " + n.pcie_speed + " of " + n.pcie_max_speed +
                     ": check the slot and the BIOS link settings");
-    if (n.numa_node < 0 || rank_cpus.empty()) continue;
-    std::set<int> nodes;
-    for (int c : rank_cpus) nodes.insert(numa_node_of_cpu(root, c));
-    if (!nodes.count(n.numa_node) && !nodes.count(-1))
-      out.push_back(n.name + " is on NUMA node " + std::to_string(n.numa_node) + " but this rank runs on node " +
-                    std::to_string(*nodes.begin()) + "'s CPUs: every byte crosses the socket link; "
-                    "bind the rank near the NIC (numactl --cpunodebind=" + std::to_string(n.numa_node) + ")");
   }
+  for (std::string& w : placement_warnings(root, m, rank_cpus)) out.push_back(std::move(w));
   return out;
 }
 

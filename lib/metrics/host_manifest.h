@@ -33,10 +33,14 @@ std::string read_governor(const std::string& root);
 // The NUMA node holding `cpu`; -1 when the platform does not say.
 int numa_node_of_cpu(const std::string& root, int cpu);
 
-// One line each: a PCIe link below its maximum, a powersave governor, and a NIC on
-// another NUMA node than every CPU of `rank_cpus` (the CPUs a rank may run on).
+// One line each: a PCIe link below its maximum, a powersave governor, and the
+// placement warnings below.
 std::vector<std::string> manifest_warnings(const std::string& root, const HostManifest& m,
                                            const std::vector<int>& rank_cpus);
+// One rank's own: a NIC on another NUMA node than every CPU of `rank_cpus` (the CPUs
+// the rank may run on). Every rank checks its own placement.
+std::vector<std::string> placement_warnings(const std::string& root, const HostManifest& m,
+                                            const std::vector<int>& rank_cpus);
 
 // The CPUs this process may run on (sched_getaffinity).
 std::vector<int> allowed_cpus();
