@@ -17,6 +17,8 @@
 #include "job/launch_or_run.h"
 #include "job/preflight.h"
 #include "job/transport_flags.h"
+#include "p2p_command.h"
+#include "scan_command.h"
 #include "profile_listing.h"
 #include "run_command.h"
 
@@ -95,6 +97,19 @@ int run_main(ccb::cli::RunCommand& c, bool np_given, bool spin_given, const std:
   return ccb::launch_or_run({c.np, argv, spin_given, c.bind_cores}, preflight, [&c] { return ccb::cli::run_rank(c); });
 }
 
+int scan_main(const CLI::App& app, ccb::cli::ScanCommand& c, const std::vector<std::string>& argv) {
+  ccb::check_transport_flags(app, c.base.transport.name);
+  c.base.argv = argv;
+  c.base.transport.tcp.socket_buffer = ccb::cli::parse_socket_buffer(c.base.socket_buffer);
+  auto preflight = [&c] {
+    ccb::cli::validate_scan(c, c.base.np, true);
+    ccb::check_transport_here(c.base.transport);
+    ccb::check_fd_budget(c.base.transport, c.base.np);
+  };
+  return ccb::launch_or_run({c.base.np, argv, app.count("--spin-us") > 0, false}, preflight,
+                            [&c] { return ccb::cli::run_scan_rank(c); });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -109,6 +124,16 @@ int main(int argc, char** argv) {
   ccb::add_transport_flags(*run, run_cmd.transport);
   bool list_profiles = false;
   run->add_flag("--list-profiles", list_profiles, "Show each preset's (or --profile's) derived collectives and exit")->group("Profiles");
+  ccb::cli::RunCommand p2p_cmd;
+  ccb::cli::P2pTest p2p_test;
+  CLI::App* p2p = app.add_subcommand("p2p", "Point-to-point bandwidth, bidirectional bandwidth or latency between 2 ranks (perftest's tests, any transport)");
+  ccb::cli::add_p2p_options(*p2p, p2p_cmd, p2p_test);
+  ccb::add_transport_flags(*p2p, p2p_cmd.transport);
+  ccb::cli::ScanCommand scan_cmd;
+  scan_cmd.base.np = 2;
+  CLI::App* scan = app.add_subcommand("scan", "Pairwise bandwidth and latency between every pair of hosts; names a slow host or cable");
+  ccb::cli::add_scan_options(*scan, scan_cmd);
+  ccb::add_transport_flags(*scan, scan_cmd.base.transport);
   ccb::LocalLaunch launch_plan;
   double launch_timeout = std::chrono::duration<double>(launch_plan.grace).count();
   CLI::App* launch = app.add_subcommand("launch", "Start N ranks of any program on this host with CCB_* set (like torchrun)");
@@ -144,6 +169,13 @@ int main(int argc, char** argv) {
     }
     if (list_profiles && !run_cmd.parallel.empty()) return ccb::cli::list_parallel(std::cout, run_cmd);
     if (list_profiles) return ccb::cli::list_profiles(std::cout, run_cmd.profiles);
+    if (scan->parsed()) return scan_main(*scan, scan_cmd, std::vector<std::string>(argv, argv + argc));
+    if (p2p->parsed()) {
+      ccb::cli::apply_p2p_test(*p2p, p2p_test, p2p_cmd);
+      ccb::check_transport_flags(*p2p, p2p_cmd.transport.name);
+      check_output_names(*p2p, p2p_cmd);
+      return run_main(p2p_cmd, p2p->count("--np") > 0, p2p->count("--spin-us") > 0, std::vector<std::string>(argv, argv + argc));
+    }
     ccb::check_transport_flags(*run, run_cmd.transport.name);
     check_output_names(*run, run_cmd);
     std::vector<std::string> args(argv, argv + argc);

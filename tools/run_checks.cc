@@ -25,6 +25,7 @@ constexpr double kMaxTimeoutS = 86400;          // a silent peer is gone long be
 constexpr uint64_t kMaxChunkBytes = 1ull << 30;
 constexpr int kMaxSocketBuffer = 1 << 30;       // the kernel takes an int, and doubles it
 constexpr int kMaxRepeat = 10000;
+constexpr int kMaxWindow = 4096;  // messages in flight: more only queues in the transport
 
 std::string join(const std::vector<std::string>& parts) {
   std::string s;
@@ -126,6 +127,7 @@ bootstrap::JobFingerprint RunCommand::fingerprint(int world_size) const {
   add_field(f, "--root", std::to_string(root));
   add_field(f, "--peer-map", peer_map.empty() ? "r+1" : peer_map);
   add_field(f, "--splits", splits.empty() ? "none" : splits);
+  add_field(f, "--window", std::to_string(window));
   add_field(f, "--algo", algos + (tune ? " (--tune)" : ""));
   add_field(f, "-n", or_auto(iters));
   add_field(f, "-w", warmup < 0 ? "auto" : std::to_string(warmup));
@@ -170,6 +172,19 @@ static void check_root_and_peer_map(const RunCommand& c, const CollectiveDescrip
   }
 }
 
+// A point-to-point test runs on one pair, or on pairs 0-1, 2-3... with --pairs.
+static void check_point_to_point(const RunCommand& c, const CollectiveDescriptor& d, int world) {
+  if (c.window < 1 || c.window > kMaxWindow)
+    throw_invalid("--window must be between 1 and " + std::to_string(kMaxWindow) + " messages");
+  if (c.window != 1 && !d.windowed) throw_invalid("--window applies to p2p_bw and p2p_bidir, not " + std::string(d.name));
+  if (d.columns == TableColumns::kCollective) return;
+  if (!c.pairs && world != 2)
+    throw_invalid(std::string(d.name) + " runs between 2 ranks, not " + std::to_string(world) +
+                  ": use 2 ranks, or --pairs for pairs 0-1, 2-3...");
+  if (c.pairs && world % 2 != 0)
+    throw_invalid("--pairs needs an even number of ranks, not " + std::to_string(world) + ": every rank needs a partner");
+}
+
 // all_to_allv and --splits go together; a matrix file fixes the buffer's size.
 static void check_splits(const RunCommand& c, const CollectiveDescriptor& d, int world) {
   if (!d.uneven) {
@@ -205,6 +220,9 @@ void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const 
   for (Algorithm a : algorithms) validate_algorithm(o.collective, a);
   check_root_and_peer_map(*this, describe(o.collective), world);
   check_splits(*this, describe(o.collective), world);
+  check_point_to_point(*this, describe(o.collective), world);
+  if (in_place && !describe(o.collective).place_in_place)
+    throw_invalid("--in-place does not apply to " + collective + ": a message and its answer would overwrite each other");
   if (tune && algorithms.front() != Algorithm::kAuto)
     throw_invalid("--tune measures what --algo auto chooses: drop --tune, or use --algo auto");
   if (!profiles.empty() && !trace.empty()) throw_invalid("--profile and --trace each describe a step: give one of them");

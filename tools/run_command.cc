@@ -107,6 +107,7 @@ RunOptions RunCommand::run_options(Algorithm a) const {
   o.in_place = in_place;
   o.chunks = ChunkPolicy{parse_bytes(chunk_bytes), slots};
   o.line_rate_gbps = line_rate.empty() ? 0 : parse_line_rate(line_rate);
+  o.window = window;
   return o;
 }
 
@@ -164,14 +165,14 @@ using Measurement = MeasurementSet::Measurement;
 
 // A repeated run's table: the median pass of every measurement that `belongs`, with
 // how many passes it had and their spread; a sweep's rows in size order.
-static void print_medians(Output& out, const std::string& title, bool profile,
+static void print_medians(Output& out, const std::string& title, bool profile, TableColumns columns,
                           const std::function<bool(const Measurement&)>& belongs) {
   std::vector<const Measurement*> rows;
   for (const Measurement& m : out.record.measurements().measurements())
     if (belongs(m)) rows.push_back(&m);
   if (!profile)
     std::stable_sort(rows.begin(), rows.end(), [](auto* a, auto* b) { return a->row.result.bytes < b->row.result.bytes; });
-  out.table.header(title, profile, true);
+  out.table.header(title, profile, true, columns);
   for (const Measurement* m : rows) {
     SizeResult r = m->median_pass();
     r.wrong = m->wrong();
@@ -189,7 +190,9 @@ static uint64_t run_sweeps(const RunCommand& cmd, Communicator& comm, Bootstrap&
     for (Algorithm a : cmd.algorithm_list()) {
       RunOptions o = cmd.run_options(a);
       CollectiveRunner runner(comm, boot, o);
-      if (out.streaming()) out.table.header(title(cmd, o, boot, comm.transport(), collective_name(o.collective)));
+      if (out.streaming())
+        out.table.header(title(cmd, o, boot, comm.transport(), collective_name(o.collective)), false, false,
+                         describe(o.collective).columns);
       for (size_t i : order.indices(sizes.size(), pass)) {
         SizeResult r = runner.run(sizes[i]);
         wrong += r.wrong;
@@ -206,7 +209,7 @@ static uint64_t run_sweeps(const RunCommand& cmd, Communicator& comm, Bootstrap&
     for (Algorithm a : cmd.algorithm_list()) {
       RunOptions o = cmd.run_options(a);
       print_medians(out, title(cmd, o, boot, comm.transport(), collective_name(o.collective)), false,
-                    [a](const Measurement& m) { return a == Algorithm::kAuto || m.row.options.algorithm == a; });
+                    describe(o.collective).columns, [a](const Measurement& m) { return a == Algorithm::kAuto || m.row.options.algorithm == a; });
     }
   return wrong;
 }
@@ -231,7 +234,7 @@ static uint64_t run_profile_passes(const RunCommand& cmd, Communicator& comm, Bo
   }
   if (!out.root) return wrong;
   if (cmd.repeat == 1) out.table.footer();
-  else print_medians(out, heading, true, [&](const Measurement& m) { return m.row.profile == p.name && m.row.step_algorithm == algo; });
+  else print_medians(out, heading, true, TableColumns::kCollective, [&](const Measurement& m) { return m.row.profile == p.name && m.row.step_algorithm == algo; });
   for (const MeasurementSet::Step& s : out.record.measurements().steps())
     if (s.summary.kind == "profile" && s.summary.name == p.name && s.summary.algorithm == algo)
       out.table.step_line(p.name + " (" + algo + (cmd.repeat > 1 ? ", median of " + std::to_string(cmd.repeat) + " passes" : "") + ")",

@@ -21,6 +21,8 @@ struct RunCommand {
   int root = 0;                          // --root: broadcast, reduce, gather and scatter
   std::string peer_map;                  // --peer-map: send/recv's permutation, "1,2,0"
   std::string splits;                    // --splits: all_to_allv's matrix file or routing model
+  int window = 1;                        // --window: point-to-point messages in flight
+  bool pairs = false;                    // --pairs: point-to-point tests on more than 2 ranks
   int np = 4;
   bool np_given = false;
   bool bind_cores = false;

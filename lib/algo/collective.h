@@ -39,6 +39,7 @@ struct CollectiveArgs {
   int root = 0;                             // broadcast, reduce, gather and scatter
   const std::vector<int>* send_to = nullptr;  // send/recv: rank r sends to (*send_to)[r]; null: r + 1
   const SplitMatrix* splits = nullptr;        // all-to-allv: elements per (sender, receiver)
+  int window = 1;                             // point-to-point: messages in flight per call
 };
 
 // Count 0, or a single rank (a copy when out of place): true when nothing else is left to do.
@@ -65,6 +66,8 @@ enum CollectiveTag : uint32_t {
   kTagAllToAllv = 0xb00,
   kTagGather = 0xc00,
   kTagScatter = 0xd00,
+  kTagPointToPoint = 0xe00,
+  kTagPointToPointDone = 0xe01,
 };
 
 inline uint32_t ring_step_tag(size_t step) { return kTagRingStep + static_cast<uint32_t>(step); }

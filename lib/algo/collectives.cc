@@ -22,6 +22,9 @@ const CollectiveDescriptor& send_recv_descriptor();
 const CollectiveDescriptor& all_to_allv_descriptor();
 const CollectiveDescriptor& gather_descriptor();
 const CollectiveDescriptor& scatter_descriptor();
+const CollectiveDescriptor& p2p_bw_descriptor();
+const CollectiveDescriptor& p2p_bidir_descriptor();
+const CollectiveDescriptor& p2p_lat_descriptor();
 
 // The registry: one row per collective.
 const std::vector<const CollectiveDescriptor*>& all_collectives() {
@@ -36,6 +39,9 @@ const std::vector<const CollectiveDescriptor*>& all_collectives() {
       &all_to_allv_descriptor(),
       &gather_descriptor(),
       &scatter_descriptor(),
+      &p2p_bw_descriptor(),
+      &p2p_bidir_descriptor(),
+      &p2p_lat_descriptor(),
   };
   return all;
 }

@@ -20,6 +20,9 @@ namespace ccb {
 // send/recv, gather, scatter). kAuto is resolved per call (algo/algorithm_choice.h)
 // and never runs as such.
 enum class Algorithm { kRing, kTree, kRecursiveDoubling, kDirect, kAuto };
+
+// The table a sweep prints: nccl-tests' columns, or perftest's for point-to-point tests.
+enum class TableColumns { kCollective, kBandwidth, kLatency };
 std::string_view algorithm_name(Algorithm a);
 Algorithm parse_algorithm(std::string_view s);  // throws kInvalidArgument
 
@@ -39,10 +42,13 @@ struct CollectiveDescriptor {
   // The buffer (nccl-tests' size) is ranks parts of `count` elements (ReduceScatter's
   // input, AllGather's output), else `count` elements.
   bool per_rank_parts = false;
+  bool windowed = false;                      // a call moves CollectiveArgs::window messages
+  TableColumns columns = TableColumns::kCollective;
   double (*busbw_factor)(int ranks) = nullptr;  // nccl-tests' factor
   // One call, with the algorithm asked for.
   void (*run)(Communicator& comm, const ChunkPolicy& chunks, Algorithm a, const CollectiveArgs& args) = nullptr;
-  // In place: send and recv alias as an in-place call of this collective has them.
+  // In place: send and recv alias as an in-place call of this collective has them;
+  // null: the collective has no in-place form.
   void (*place_in_place)(CollectiveArgs& args, int rank) = nullptr;
   // Inputs where the call reads them (the check pattern, or zeros for timing).
   void (*fill)(const CollectiveArgs& args, const PatternSpec& p, int rank, bool zeros) = nullptr;

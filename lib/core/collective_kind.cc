@@ -14,6 +14,9 @@ std::string_view collective_name(CollectiveKind c) {
     case CollectiveKind::kAllToAllv: return "all_to_allv";
     case CollectiveKind::kGather: return "gather";
     case CollectiveKind::kScatter: return "scatter";
+    case CollectiveKind::kP2pBw: return "p2p_bw";
+    case CollectiveKind::kP2pBidir: return "p2p_bidir";
+    case CollectiveKind::kP2pLat: return "p2p_lat";
   }
   return "?";
 }

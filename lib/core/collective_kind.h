@@ -5,7 +5,8 @@
 
 namespace ccb {
 
-enum class CollectiveKind { kAllreduce, kReduceScatter, kAllGather, kBroadcast, kReduce, kAllToAll, kSendRecv, kAllToAllv, kGather, kScatter };
+enum class CollectiveKind { kAllreduce, kReduceScatter, kAllGather, kBroadcast, kReduce, kAllToAll, kSendRecv, kAllToAllv, kGather, kScatter,
+                            kP2pBw, kP2pBidir, kP2pLat };
 
 std::string_view collective_name(CollectiveKind c);  // "allreduce", "reduce_scatter", "all_gather", ...
 

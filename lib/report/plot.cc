@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -100,6 +101,23 @@ std::string bars(const Plot& p) {
   return s.str();
 }
 
+std::string heatmap(const Plot& p) {
+  std::ostringstream s;
+  s << "$cells << EOD\n";
+  for (size_t row = 0; row < p.cells.size(); ++row)
+    for (size_t col = 0; col < p.cells[row].size(); ++col)
+      s << col << ' ' << row << ' ' << (std::isfinite(p.cells[row][col]) ? number(p.cells[row][col]) : "NaN") << "\n";
+  s << "EOD\n";
+  std::string tics;
+  for (size_t i = 0; i < p.cell_names.size(); ++i) tics += (tics.empty() ? "" : ", ") + quoted(p.cell_names[i]) + " " + std::to_string(i);
+  const double edge = static_cast<double>(p.cells.size()) - 0.5;
+  s << "unset grid\nset xrange [-0.5:" << number(edge) << "]\nset yrange [" << number(edge) << ":-0.5]\n"
+    << "set xtics (" << tics << ") rotate by -30\nset ytics (" << tics << ")\n"
+    << "set palette defined (0 '#d7301f', 0.5 '#fee08b', 1 '#1a9850')\nset cblabel " << quoted(p.ylabel) << "\n"
+    << "plot $cells using 1:2:3 with image notitle, $cells using 1:2:(sprintf('%.3g', $3)) with labels notitle\n";
+  return s.str();
+}
+
 // Runs gnuplot in `dir` with the script on its standard input, within a time limit.
 void run_gnuplot(const std::string& dir, const std::string& script) {
   // A socket, not a pipe: send() with MSG_NOSIGNAL cannot raise SIGPIPE when gnuplot is
@@ -156,9 +174,9 @@ std::string gnuplot_script(const Plot& p, const std::string& svg_file, const std
     << "set output " << quoted(svg_file) << "\n"
     << "set title " << quoted(p.title) << "\nset xlabel " << quoted(p.xlabel) << "\nset ylabel " << quoted(p.ylabel) << "\n"
     << "set grid\nset key below box opaque\nset bmargin 7\nset colorsequence classic\n";
-  if (p.log_x && p.bars.empty()) s << "set logscale x 2\n";
+  if (p.log_x && p.bars.empty() && p.cells.empty()) s << "set logscale x 2\n";
   if (p.log_y) s << "set logscale y 10\n";
-  const std::string body = p.bars.empty() ? lines(p) : bars(p);
+  const std::string body = !p.cells.empty() ? heatmap(p) : p.bars.empty() ? lines(p) : bars(p);
   s << body << "set terminal pngcairo size 900,540 noenhanced font 'DejaVu Sans,10' background rgb 'white'\n"
     << "set output " << quoted(png_file) << "\nreplot\nunset output\n";
   return s.str();

@@ -34,6 +34,10 @@ struct Plot {
   std::vector<Series> series = {};  // lines, or
   std::vector<Bar> bars = {};       // bars over named categories
   std::vector<std::pair<double, std::string>> x_tics = {};  // labels of a plain x (a history's nights)
+  // or a heatmap: cells[row][column] (NaN: none, as the diagonal of a scan), each
+  // row and column named by cell_names; low values red, high green.
+  std::vector<std::vector<double>> cells = {};
+  std::vector<std::string> cell_names = {};
 };
 
 struct Drawing {

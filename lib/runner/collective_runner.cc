@@ -14,6 +14,8 @@ namespace ccb {
 
 std::string_view reduce_op_label(const RunOptions& o) { return describe(o.collective).reduces ? op_name(o.op) : "none"; }
 
+int messages_per_call(const RunOptions& o) { return describe(o.collective).windowed ? o.window : 1; }
+
 CollectiveRunner::CollectiveRunner(Communicator& comm, Bootstrap& bootstrap, RunOptions options)
     : comm_(comm), bootstrap_(bootstrap), opt_(options), link_(comm.transport().link()) {
   validate_algorithm(opt_.collective, opt_.algorithm);
@@ -53,7 +55,8 @@ void CollectiveRunner::size_for(uint64_t bytes) {
 // collective's in-place call has them when asked.
 CollectiveArgs CollectiveRunner::args(size_t count) const {
   CollectiveArgs a{{send_mr_.get(), 0}, {recv_mr_.get(), 0}, count, opt_.dtype, opt_.op, opt_.root,
-                   opt_.peer_map.empty() ? nullptr : &opt_.peer_map, opt_.splits ? &splits_ : nullptr};
+                   opt_.peer_map.empty() ? nullptr : &opt_.peer_map, opt_.splits ? &splits_ : nullptr,
+                   messages_per_call(opt_)};
   if (opt_.in_place) describe(opt_.collective).place_in_place(a, comm_.rank());
   return a;
 }
@@ -115,7 +118,8 @@ Algorithm CollectiveRunner::tune(uint64_t bytes) {
 
 int CollectiveRunner::default_iters(uint64_t bytes) const {
   if (opt_.iters > 0) return opt_.iters;
-  return static_cast<int>(std::clamp<uint64_t>((1ull << 30) / std::max<uint64_t>(bytes, 1), 5, 1000));
+  const uint64_t per_call = std::max<uint64_t>(bytes, 1) * static_cast<uint64_t>(messages_per_call(opt_));
+  return static_cast<int>(std::clamp<uint64_t>((1ull << 30) / per_call, 5, 1000));
 }
 
 uint64_t CollectiveRunner::prepare(uint64_t bytes) {
@@ -179,11 +183,12 @@ SizeResult CollectiveRunner::run(uint64_t bytes) {
   res.latency_us = all.latency_us;
   res.iter_max_us = all.iter_max_us;
   res.rank_mean_us = all.rank_mean_us;
+  res.rank_p50_us = all.rank_p50_us;
   res.rank_cpu_pct = all.rank_cpu_pct;
   res.cpu_pct_mean = all.cpu_pct_mean;
   res.cpu_pct_max = all.cpu_pct_max;
   res.wrong = all.wrong;
-  res.algbw_gbps = algbw_gbps(bytes, res.time_us * 1e-6);
+  res.algbw_gbps = algbw_gbps(bytes * static_cast<uint64_t>(messages_per_call(opt_)), res.time_us * 1e-6);
   res.busbw_gbps = res.algbw_gbps * busbw_factor(opt_.collective, comm_.size());
   res.line_rate_gbps = line_rate_;
   res.link_util_pct = utilization_pct(res.busbw_gbps, line_rate_);

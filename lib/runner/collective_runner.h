@@ -38,7 +38,12 @@ struct RunOptions {
   bool in_place = false;
   ChunkPolicy chunks;
   double line_rate_gbps = 0;  // --line-rate; 0: what the transport's link reports
+  int window = 1;             // point-to-point: messages in flight per call (--window)
 };
+
+// Messages of the call's size that one call moves each way: the window of a windowed
+// collective, else 1. Bandwidth counts them all.
+int messages_per_call(const RunOptions& o);
 
 // The reduction as result records show it: "none" for AllGather, which reduces nothing.
 std::string_view reduce_op_label(const RunOptions& o);
@@ -60,6 +65,7 @@ struct SizeResult {
   std::optional<double> counter_util_pct;
   uint64_t wrong = 0;   // summed over ranks; 0 when not checked
   std::vector<double> rank_mean_us, rank_cpu_pct;
+  std::vector<double> rank_p50_us;  // each rank's median iteration
 };
 
 class CollectiveRunner {

@@ -49,6 +49,7 @@ CombinedReport combine_reports(const std::vector<RankReport>& ranks) {
     for (size_t i = 0; i < r.iter_us.size(); ++i) c.iter_max_us[i] = std::max(c.iter_max_us[i], r.iter_us[i]);
     double mean = r.iter_us.empty() ? 0 : std::accumulate(r.iter_us.begin(), r.iter_us.end(), 0.0) / static_cast<double>(r.iter_us.size());
     c.rank_mean_us.push_back(mean);
+    c.rank_p50_us.push_back(summarize_latency(r.iter_us).p50);
     c.time_us = std::max(c.time_us, mean);
     c.rank_cpu_pct.push_back(r.cpu_pct);
     c.cpu_pct_max = std::max(c.cpu_pct_max, r.cpu_pct);

@@ -26,6 +26,7 @@ struct CombinedReport {
   double time_us = 0;               // the slowest rank's mean (nccl-tests' time)
   LatencyStats latency_us;
   std::vector<double> rank_mean_us, rank_cpu_pct;
+  std::vector<double> rank_p50_us;  // each rank's median iteration
   double cpu_pct_mean = 0, cpu_pct_max = 0;
   uint64_t wrong = 0;
   std::optional<CounterRate> counter;

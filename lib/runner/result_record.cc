@@ -103,6 +103,7 @@ static ordered result_json(const MeasurementSet::Measurement& m, bool samples) {
   ordered j{{"collective", collective_name(o.collective)}, {"algorithm", algorithm_name(o.algorithm)},
             {"dtype", dtype_name(o.dtype)}, {"op", reduce_op_label(o)}, {"in_place", o.in_place},
             {"bytes", median.bytes}, {"count", median.count}};
+  if (describe(o.collective).windowed) j["window"] = o.window;
   const ordered median_fields = pass_json(median, false);
   for (const auto& [key, value] : median_fields.items()) j[key] = value;
   j["wrong"] = m.wrong();

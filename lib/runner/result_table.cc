@@ -3,13 +3,21 @@
 #include <cstdio>
 #include <numeric>
 
+#include "runner/p2p_columns.h"
+
 namespace ccb {
 
-void ResultTable::header(const std::string& title, bool profile, bool repeated) {
+void ResultTable::header(const std::string& title, bool profile, bool repeated, TableColumns columns) {
   profile_ = profile;
   repeated_ = repeated;
+  columns_ = columns;
   busbw_.clear();
   wrong_ = 0;
+  if (columns != TableColumns::kCollective) {
+    out_ << "#\n# " << title << "\n#\n"
+         << (columns == TableColumns::kBandwidth ? bandwidth_header() : latency_header()) << std::flush;
+    return;
+  }
   char line[320];
   int n = profile ? std::snprintf(line, sizeof line, "%15s %6s ", "collective", "calls") : 0;
   std::snprintf(line + n, sizeof line - static_cast<size_t>(n),
@@ -28,6 +36,12 @@ static std::string percent(const std::optional<double>& v) {
 
 void ResultTable::row(const SizeResult& r, const RunOptions& o, uint64_t calls_per_step,
                       const judge::MedianSummary* passes) {
+  busbw_.push_back(r.busbw_gbps);
+  wrong_ += r.wrong;
+  if (columns_ != TableColumns::kCollective) {
+    out_ << (columns_ == TableColumns::kBandwidth ? bandwidth_row(r, o) : latency_row(r)) << std::flush;
+    return;
+  }
   char line[320];
   int n = profile_ ? std::snprintf(line, sizeof line, "%15s %6llu ", std::string(collective_name(o.collective)).c_str(),
                                    static_cast<unsigned long long>(calls_per_step))
@@ -39,8 +53,6 @@ void ResultTable::row(const SizeResult& r, const RunOptions& o, uint64_t calls_p
                 r.algbw_gbps, r.busbw_gbps, r.latency_us.p99, percent(r.link_util_pct).c_str(), r.cpu_pct_mean,
                 static_cast<unsigned long long>(r.wrong), repeated_ ? spread(passes).c_str() : "");
   out_ << line << std::flush;
-  busbw_.push_back(r.busbw_gbps);
-  wrong_ += r.wrong;
 }
 
 // " passes spread%" for a row of a repeated run.
@@ -54,8 +66,10 @@ std::string ResultTable::spread(const judge::MedianSummary* p) {
 void ResultTable::footer() {
   double avg = busbw_.empty() ? 0 : std::accumulate(busbw_.begin(), busbw_.end(), 0.0) / static_cast<double>(busbw_.size());
   char line[128];
-  std::snprintf(line, sizeof line, "# Out of bounds values : %llu %s\n# Avg bus bandwidth    : %.3f GB/s\n",
-                static_cast<unsigned long long>(wrong_), wrong_ ? "FAILED" : "OK", avg);
+  int n = std::snprintf(line, sizeof line, "# Out of bounds values : %llu %s\n", static_cast<unsigned long long>(wrong_),
+                        wrong_ ? "FAILED" : "OK");
+  if (columns_ != TableColumns::kLatency)
+    std::snprintf(line + n, sizeof line - static_cast<size_t>(n), "# Avg bus bandwidth    : %.3f GB/s\n", avg);
   out_ << line << std::flush;
 }
 

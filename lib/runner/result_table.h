@@ -16,7 +16,9 @@ namespace ccb {
 class ResultTable {
  public:
   explicit ResultTable(std::ostream& out) : out_(out) {}
-  void header(const std::string& title, bool profile = false, bool repeated = false);
+  // A profile's rows name their collective; a point-to-point sweep has perftest's columns.
+  void header(const std::string& title, bool profile = false, bool repeated = false,
+              TableColumns columns = TableColumns::kCollective);
   void row(const SizeResult& r, const RunOptions& o, uint64_t calls_per_step = 0,
            const judge::MedianSummary* passes = nullptr);
   void footer();  // "# Avg bus bandwidth" over the rows since header()
@@ -27,6 +29,7 @@ class ResultTable {
   std::ostream& out_;
   bool profile_ = false;
   bool repeated_ = false;
+  TableColumns columns_ = TableColumns::kCollective;
   std::vector<double> busbw_;
   uint64_t wrong_ = 0;
 };

@@ -1,0 +1,84 @@
+#include <catch2/catch.hpp>
+#include <set>
+
+#include "judge/pair_scan.h"
+
+using namespace ccb::judge;
+
+namespace {
+
+PairMatrix filled(int n, double v) { return PairMatrix(static_cast<size_t>(n), std::vector<double>(static_cast<size_t>(n), v)); }
+
+void set_pair(PairMatrix& m, int a, int b, double v) {
+  m[static_cast<size_t>(a)][static_cast<size_t>(b)] = v;
+  m[static_cast<size_t>(b)][static_cast<size_t>(a)] = v;
+}
+
+std::vector<std::string> labels(int n) {
+  std::vector<std::string> out;
+  for (int r = 0; r < n; ++r) out.push_back("rank " + std::to_string(r));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the round-robin schedule meets every pair once, in n-1 rounds of disjoint pairs", "[scan]") {
+  for (int n = 2; n <= 11; ++n) {
+    const auto rounds = round_robin_partners(n);
+    CHECK(rounds.size() == static_cast<size_t>(n % 2 ? n : n - 1));
+    std::set<std::pair<int, int>> met;
+    for (const auto& partner : rounds)
+      for (int r = 0; r < n; ++r) {
+        const int p = partner[static_cast<size_t>(r)];
+        REQUIRE(partner[static_cast<size_t>(p)] == r);  // an involution: disjoint pairs
+        if (p > r) CHECK(met.insert({r, p}).second);
+      }
+    CHECK(met.size() == static_cast<size_t>(n * (n - 1) / 2));
+  }
+  CHECK(round_robin_partners(1).empty());
+}
+
+TEST_CASE("a host slow with every peer is named; equal hosts pass", "[scan]") {
+  PairMatrix bw = filled(4, 0.25), lat = filled(4, 50);
+  ScanVerdict even = judge_pairs(bw, lat, {});
+  CHECK(even.pass());
+  CHECK(verdict_lines(even, bw, lat, labels(4), {}).front().rfind("scan: PASS: 6 pairs", 0) == 0);
+
+  for (int peer : {0, 1, 3}) set_pair(bw, 2, peer, 0.25 * 0.6);  // host 2's cable at 60%
+  ScanVerdict v = judge_pairs(bw, lat, {});
+  CHECK_FALSE(v.pass());
+  CHECK(v.bad_hosts == std::vector<int>{2});
+  CHECK(v.bad_pairs.empty());
+  const auto lines = verdict_lines(v, bw, lat, labels(4), {});
+  REQUIRE(lines.size() == 1);
+  CHECK_THAT(lines[0], Catch::Contains("host rank 2 is slow with every peer (bandwidth)") &&
+                           Catch::Contains("below 0.93 x the median"));
+}
+
+TEST_CASE("a slow pair between good hosts is named as their cable or path", "[scan]") {
+  PairMatrix bw = filled(4, 0.25), lat = filled(4, 50);
+  set_pair(bw, 0, 3, 0.2);
+  ScanVerdict v = judge_pairs(bw, lat, {});
+  CHECK(v.bad_hosts.empty());
+  REQUIRE(v.bad_pairs.size() == 1);
+  CHECK((v.bad_pairs[0].a == 0 && v.bad_pairs[0].b == 3 && v.bad_pairs[0].slow_bw));
+  CHECK_THAT(verdict_lines(v, bw, lat, labels(4), {})[0], Catch::Contains("between rank 0 and rank 3 (bandwidth: 1.600 Gbit/s"));
+  // With two hosts a slow link is the pair's: the hosts cannot be told apart.
+  PairMatrix bw2 = filled(2, 0.1), lat2 = filled(2, 50);
+  CHECK(judge_pairs(bw2, lat2, {}).pass());
+}
+
+TEST_CASE("latency over 2.1x the minimum is flagged: a host with 5 ms of extra delay", "[scan]") {
+  PairMatrix bw = filled(4, 0.25), lat = filled(4, 60);
+  for (int peer : {0, 2, 3}) set_pair(lat, 1, peer, 5060);
+  ScanVerdict v = judge_pairs(bw, lat, {});
+  CHECK(v.bad_hosts == std::vector<int>{1});
+  CHECK_THAT(verdict_lines(v, bw, lat, labels(4), {})[0], Catch::Contains("host rank 1 is slow with every peer (latency)"));
+  // The limits are the user's: a looser factor passes it.
+  CHECK(judge_pairs(bw, lat, {0.93, 100}).pass());
+}
+
+TEST_CASE("a scan of fewer than 2 hosts or a misshapen matrix is refused", "[scan]") {
+  CHECK_THROWS_WITH(judge_pairs(filled(1, 1), filled(1, 1), {}), Catch::Contains("at least 2 hosts"));
+  CHECK_THROWS_WITH(judge_pairs(filled(3, 1), filled(2, 1), {}), Catch::Contains("latency matrix has 2 rows for 3 hosts"));
+}
