@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# `ccbench scan` on the emulated 4-host cluster: with host 2's cable at 60% of the
+# others it names host 2 and exits 1; with equal cables it passes; with 5 ms held on
+# what host 1 receives it names host 1 for latency. The verdicts are what is asserted,
+# never a speed. --spin-us 0: four ranks share this machine's cores, and a rank that
+# busy-polls would hold the core its peer needs.
+# Usage: cluster_scan_test.sh CCBENCH CLUSTER DELAY_QUEUE. Exit 77 (skip) without root.
+set -uo pipefail
+ccbench=$1 cluster=$2
+export CCB_DELAY_QUEUE=$3
+source "$(dirname "${BASH_SOURCE[0]}")/require_netns.sh"
+prefix=ccbs$$ work=$(mktemp -d)
+c() { local sub=$1; shift; "$cluster" "$sub" --prefix "$prefix" --net 82 "$@"; }
+trap 'c down; rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# scan NAME EXPECTED_STATUS: runs the scan, keeps its output in $work/NAME.txt.
+scan() {
+  local name=$1 expected=$2 status=0
+  c run --port $((29800 + RANDOM % 100)) -- "$ccbench" scan --spin-us 0 --bw-iters 10 --lat-iters 100 \
+    --json "$work/$name.json" >"$work/$name.txt" 2>&1 || status=$?
+  grep "^scan:" "$work/$name.txt"
+  [[ $status == "$expected" ]] || { cat "$work/$name.txt"; fail "$name: scan exited $status, not $expected"; }
+}
+
+c up --hosts 4 --rate 2gbit --host-rate 2=1200mbit >/dev/null || fail "cluster up --host-rate 2=1200mbit"
+scan slow-host 1
+grep -q "scan: FAIL: host rank 2 (host .*ccbs$$h2e) is slow with every peer (bandwidth" "$work/slow-host.txt" ||
+  fail "the scan did not name host 2"
+[[ $(grep -c "^scan: FAIL" "$work/slow-host.txt") == 1 ]] || fail "the scan blamed more than host 2"
+python3 -c "import json; d = json.load(open('$work/slow-host.json')); assert d['bad_hosts'] == [2] and not d['pass'], d" ||
+  fail "the JSON does not name host 2"
+
+c up --hosts 4 --rate 2gbit >/dev/null || fail "cluster up"
+scan equal 0
+grep -q "^scan: PASS: 6 pairs" "$work/equal.txt" || fail "equal cables did not pass"
+
+if [[ -x $CCB_DELAY_QUEUE ]] || tc qdisc add dev lo root netem delay 1ms 2>/dev/null; then
+  tc qdisc del dev lo root 2>/dev/null
+  c up --hosts 4 --rate 2gbit --host-delay 1=5ms >/dev/null || fail "cluster up --host-delay 1=5ms"
+  scan delayed-host 1
+  grep -q "scan: FAIL: host rank 1 (host .*) is slow with every peer (latency)" "$work/delayed-host.txt" ||
+    fail "the scan did not flag host 1's latency"
+else
+  echo "no netem and no ccb-delay-queue: the delayed host is not tried"
+fi
+echo "PASS"

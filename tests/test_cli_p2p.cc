@@ -1,0 +1,114 @@
+// ccbench p2p and ccbench scan through the command line: perftest's columns, records of
+// the result schema that the judging commands read, and the scan's verdict and files.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "process_util.h"
+#include "temp_dir.h"
+
+using namespace ccb;
+using namespace ccb::test;
+using nlohmann::json;
+
+namespace {
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return json::parse(s.str());
+}
+
+ProcessResult p2p(std::vector<std::string> args) {
+  args.insert(args.begin(), "p2p");
+  return run_process(ccbench(args));
+}
+
+}  // namespace
+
+TEST_CASE("p2p bw: perftest's columns, every message checked, a record of the result schema", "[cli][p2p]") {
+  TempDir tmp;
+  const std::string js = tmp.path + "/bw.json";
+  ProcessResult r = p2p({"--sizes", "4K,1M", "--window", "8", "-n", "6", "--json", js});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("BW_avg[Gb/s]") && Catch::Contains("MsgRate[Mpps]") &&
+                           Catch::Contains("Out of bounds values : 0 OK"));
+  json j = read_json(js);
+  CHECK(j["schema"] == "ccbench.result/2");
+  REQUIRE(j["results"].size() == 2);
+  for (const json& res : j["results"]) {
+    CHECK(res["collective"] == "p2p_bw");
+    CHECK(res["window"] == 8);
+    CHECK(res["wrong"] == 0);
+    CHECK(res["algbw_gbps"].get<double>() > 0);
+  }
+  // The judging commands read it as they read any run (one pass each: not comparable).
+  ProcessResult same = run_process(ccbench({"compare", js, js}));
+  INFO(same.output);
+  CHECK(same.status != 2);
+  CHECK_THAT(same.output, Catch::Contains("p2p_bw direct tcp uint8") && Catch::Contains("2 not comparable"));
+}
+
+TEST_CASE("p2p lat: one-way latency as perftest reports it, min to p99.9", "[cli][p2p]") {
+  ProcessResult r = p2p({"--test", "lat", "--sizes", "8,4K", "-n", "50"});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("t_min[us]") && Catch::Contains("t_median") && Catch::Contains("t_p99.9") &&
+                           Catch::Contains("p2p_lat"));
+  CHECK_THAT(r.output, !Catch::Contains("Avg bus bandwidth"));
+}
+
+TEST_CASE("p2p bidir reports one direction and both; --pairs runs pairs side by side", "[cli][p2p]") {
+  ProcessResult bidir = p2p({"--test", "bidir", "--sizes", "64K", "-n", "5"});
+  INFO(bidir.output);
+  REQUIRE(bidir.status == 0);
+  CHECK_THAT(bidir.output, Catch::Contains("both_ways[Gb/s]") && Catch::Contains("p2p_bidir"));
+  ProcessResult pairs = p2p({"--np", "4", "--pairs", "--sizes", "64K", "-n", "5"});
+  INFO(pairs.output);
+  CHECK(pairs.status == 0);
+  CHECK_THAT(pairs.output, Catch::Contains("ranks=4") && Catch::Contains("Out of bounds values : 0 OK"));
+}
+
+TEST_CASE("bad p2p and scan input: one line, exit 2, before any rank starts", "[cli][p2p][errors]") {
+  for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"p2p", "--np", "4"}, "p2p_bw runs between 2 ranks, not 4: use 2 ranks, or --pairs"},
+           {{"p2p", "--np", "3", "--pairs"}, "--pairs needs an even number of ranks, not 3"},
+           {{"p2p", "--test", "lat", "--window", "4"}, "--window applies to p2p_bw and p2p_bidir, not p2p_lat"},
+           {{"p2p", "--window", "0"}, "--window must be between 1 and 4096"},
+           {{"p2p", "--test", "write"}, "--test"},
+           {{"run", "--collective", "p2p_bw", "--np", "2", "--in-place"}, "--in-place does not apply to p2p_bw"},
+           {{"scan", "--np", "1"}, "scan measures pairs of hosts and needs at least 2, one rank on each, not 1"},
+           {{"scan", "--bw-size", "0"}, "--bw-size must be between 1 B and 1G"},
+           {{"scan", "--bw-frac", "1.5"}, "--bw-frac"},
+       }) {
+    ProcessResult r = run_process(ccbench(args));
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains(says));
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  }
+}
+
+TEST_CASE("scan on 2 ranks: both matrices, a PASS line, its JSON and a heatmap", "[cli][scan]") {
+  TempDir tmp;
+  const std::string js = tmp.path + "/scan.json", svg = tmp.path + "/scan.svg";
+  ProcessResult r = run_process(ccbench({"scan", "--np", "2", "--bw-iters", "3", "--lat-iters", "20", "--json", js, "--plot", svg}));
+  INFO(r.output);
+  REQUIRE(r.status == 0);  // one pair is its own median and minimum: nothing to flag
+  CHECK_THAT(r.output, Catch::Contains("bandwidth each way [Gbit/s]") && Catch::Contains("latency one way [us]") &&
+                           Catch::Contains("scan: PASS: 1 pairs"));
+  json j = read_json(js);
+  CHECK(j["schema"] == "ccbench.scan/1");
+  CHECK(j["pass"] == true);
+  CHECK(j["rounds"].size() == 1);
+  CHECK(j["bw_gbps"][0][1].get<double>() > 0);
+  CHECK(j["bw_gbps"][0][0].is_null());
+  CHECK(j["hosts"].size() == 2);
+  CHECK(std::filesystem::file_size(svg) > 1000);
+}
