@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# `ccbench scan` on the emulated 4-host cluster: with host 2's cable at 60% of the
-# others it names host 2 and exits 1; with equal cables it passes; with 5 ms held on
-# what host 1 receives it names host 1 for latency. The verdicts are what is asserted,
-# never a speed. --spin-us 0: four ranks share this machine's cores, and a rank that
+# `ccbench scan` and `ccbench run --hops` on the emulated 4-host cluster: with host 2's
+# cable at 60% of the others the scan names host 2 and exits 1, and the ring's slowest
+# hop goes into or out of host 2, a straggler; with equal cables the scan passes and no
+# hop is a straggler; with 5 ms held on what host 1 receives the scan names host 1 for
+# latency. The verdicts are what is asserted, never a speed. --spin-us 0: four ranks share this machine's cores, and a rank that
 # busy-polls would hold the core its peer needs.
 # Usage: cluster_scan_test.sh CCBENCH CLUSTER DELAY_QUEUE. Exit 77 (skip) without root.
 set -uo pipefail
@@ -31,7 +32,19 @@ grep -q "scan: FAIL: host rank 2 (host .*ccbs$$h2e) is slow with every peer (ban
 python3 -c "import json; d = json.load(open('$work/slow-host.json')); assert d['bad_hosts'] == [2] and not d['pass'], d" ||
   fail "the JSON does not name host 2"
 
+# hops NAME: a ring AllReduce with --hops; its slowest-hop line in $work/NAME-hops.txt.
+hops() {
+  c run --port $((29800 + RANDOM % 100)) -- "$ccbench" run --algo ring --sizes 16M -n 8 --hops --spin-us 0 \
+    >"$work/$1-hops.txt" 2>&1 || { cat "$work/$1-hops.txt"; fail "$1: the --hops run failed"; }
+  grep "slowest hop" "$work/$1-hops.txt"
+}
+hops slow-host
+grep -Eq "slowest hop: rank (1 .*ccbs$$h1e.* -> rank 2|2 .*ccbs$$h2e.* -> rank 3).*: a straggler" "$work/slow-host-hops.txt" ||
+  fail "--hops did not name a hop into or out of host 2 as a straggler"
+
 c up --hosts 4 --rate 2gbit >/dev/null || fail "cluster up"
+hops equal
+grep -q "no straggler above" "$work/equal-hops.txt" || fail "--hops called a straggler on equal cables"
 scan equal 0
 grep -q "^scan: PASS: 6 pairs" "$work/equal.txt" || fail "equal cables did not pass"
 

@@ -128,6 +128,7 @@ bootstrap::JobFingerprint RunCommand::fingerprint(int world_size) const {
   add_field(f, "--peer-map", peer_map.empty() ? "r+1" : peer_map);
   add_field(f, "--splits", splits.empty() ? "none" : splits);
   add_field(f, "--window", std::to_string(window));
+  add_field(f, "--hops", hops ? "yes" : "no");
   add_field(f, "--algo", algos + (tune ? " (--tune)" : ""));
   add_field(f, "-n", or_auto(iters));
   add_field(f, "-w", warmup < 0 ? "auto" : std::to_string(warmup));
@@ -231,6 +232,13 @@ void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const 
   if (trace_passes < 1) throw_invalid("--trace-passes must be at least 1");
   if (repeat < 1 || repeat > kMaxRepeat) throw_invalid("--repeat must be between 1 and " + std::to_string(kMaxRepeat));
   if (bind_numa && bind_cores) throw_invalid("--bind-numa and --bind-cores both choose the CPUs: give one of them");
+  if (hops && (!profiles.empty() || !trace.empty()))
+    throw_invalid("--hops times the ring of a sweep: drop --profile/--trace, or drop --hops");
+  if (hops && !describe(o.collective).supports(Algorithm::kRing))
+    throw_invalid("--hops times a ring, and " + collective + " has none: use allreduce, reduce_scatter or all_gather");
+  if (hops && std::find(algorithms.begin(), algorithms.end(), Algorithm::kRing) == algorithms.end() &&
+      algorithms.front() != Algorithm::kAuto)
+    throw_invalid("--hops times a ring: add ring to --algo");
   if (seed && !shuffle) throw_invalid("--seed orders the sizes of --shuffle: add --shuffle, or drop --seed");
   uint64_t largest = 0, largest_recv = 0;
   if (!profiles.empty() || !trace.empty()) {

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/reduce.h"
 #include "core/units.h"
+#include "job/host_labels.h"
 #include "job/preflight.h"
 #include "job/rank_job.h"
 #include "metrics/link_utilization.h"
@@ -18,6 +19,7 @@
 #include "report_command.h"
 #include "run_parallel.h"
 #include "run_rules.h"
+#include "runner/hop_report.h"
 #include "runner/pass_order.h"
 #include "runner/result_table.h"
 #include "runner/step_runner.h"
@@ -108,6 +110,7 @@ RunOptions RunCommand::run_options(Algorithm a) const {
   o.chunks = ChunkPolicy{parse_bytes(chunk_bytes), slots};
   o.line_rate_gbps = line_rate.empty() ? 0 : parse_line_rate(line_rate);
   o.window = window;
+  o.hops = hops;
   return o;
 }
 
@@ -155,6 +158,7 @@ struct Output {
   int repeat;
   ResultTable table;
   ResultRecord record;
+  std::vector<std::string> labels;  // --hops: how the slowest hop's ranks are named
   bool streaming() const { return root && repeat == 1; }
   void pass_done(int pass) const {
     if (root && repeat > 1) std::cout << "# pass " << pass + 1 << " of " << repeat << " done\n" << std::flush;
@@ -182,6 +186,17 @@ static void print_medians(Output& out, const std::string& title, bool profile, T
   out.table.footer();
 }
 
+// --hops: the slowest hop of this size's ring, or why there is none.
+static void print_hops(const SizeResult& r, const std::vector<std::string>& labels, double factor) {
+  if (r.hop_in_us.empty()) {
+    std::cout << "# hops: the " << algorithm_name(r.algorithm) << " algorithm ran no ring at " << format_bytes(r.bytes)
+              << ": use --algo ring\n";
+    return;
+  }
+  if (auto h = slowest_hop(r.hop_in_us)) std::cout << "# " << slowest_hop_line(*h, labels, factor) << "\n" << std::flush;
+  else std::cout << "# hops: 2 ranks have one pair of hops, nothing to compare\n";
+}
+
 static uint64_t run_sweeps(const RunCommand& cmd, Communicator& comm, Bootstrap& boot, Output& out,
                            const PassOrder& order) {
   uint64_t wrong = 0;
@@ -199,6 +214,7 @@ static uint64_t run_sweeps(const RunCommand& cmd, Communicator& comm, Bootstrap&
         RunOptions ran = o;
         ran.algorithm = r.algorithm;  // what auto chose for this size
         if (out.streaming()) out.table.row(r, ran);
+        if (out.root && cmd.hops) print_hops(r, out.labels, cmd.hop_factor);
         if (out.root) out.record.add(ResultRow{ran, r, "", "", 0, ""});
       }
       if (out.streaming()) out.table.footer();
@@ -336,7 +352,8 @@ int run_rank(const RunCommand& cmd) {
     for (const std::string& w : mine) print_line_to_stderr("warning: rank " + std::to_string(boot.rank()) + ": " + w);
     job.shuffle_seed = order.seed();
     Output out{root, cmd.repeat, ResultTable(std::cout),
-               ResultRecord(job, root ? cmd.json_path : "", root ? cmd.csv_path : "")};
+               ResultRecord(job, root ? cmd.json_path : "", root ? cmd.csv_path : ""), {}};
+    if (cmd.hops) out.labels = host_labels(boot, rank.transport);
     uint64_t wrong = 0;
     if (!cmd.parallel.empty()) wrong = run_parallel(cmd, rank, root ? &out.record : nullptr);
     else if (!cmd.profiles.empty()) wrong = run_profiles(cmd, comm, boot, out);

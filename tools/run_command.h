@@ -41,6 +41,8 @@ struct RunCommand {
   bool shuffle = false;                  // --shuffle: each pass's sizes in a random order
   std::optional<uint64_t> seed;          // --seed: that order's seed (default: drawn, recorded)
   bool samples = false;                  // --samples: keep every iteration's time
+  bool hops = false;                     // --hops: time each hop of the ring, name the slowest
+  double hop_factor = 1.5;               // --hop-factor: the slowest hop over the median that is a straggler
   bool debug = false;                    // --debug: CCB_DEBUG=1 (transport/debug_trace.h)
   std::string rules, rules_baseline, rules_junit;  // --rules, --baseline, --junit (run_rules.h)
   int retries = 0;                       // --retries: failing sizes measured again

@@ -1,7 +1,5 @@
 #include "scan_command.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +10,7 @@
 #include "core/files.h"
 #include "core/units.h"
 #include "job/number_flags.h"
+#include "job/host_labels.h"
 #include "job/preflight.h"
 #include "job/rank_job.h"
 #include "judge/pair_scan.h"
@@ -33,18 +32,6 @@ struct PairFigures {
 
 PairMatrix empty_matrix(int n) {
   return PairMatrix(static_cast<size_t>(n), std::vector<double>(static_cast<size_t>(n), std::nan("")));
-}
-
-// "rank 2 (host node-c, nic eth0)": what an operator needs to find the box and the port.
-std::vector<std::string> host_labels(Bootstrap& boot, const Transport& t) {
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  const std::string nic = t.link().nic;
-  std::vector<std::string> labels;
-  int r = 0;
-  for (const std::string& where : boot.allgather(std::string(host) + (nic.empty() ? "" : ", nic " + nic)))
-    labels.push_back("rank " + std::to_string(r++) + " (host " + where + ")");
-  return labels;
 }
 
 class Scanner {

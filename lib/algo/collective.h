@@ -68,6 +68,8 @@ enum CollectiveTag : uint32_t {
   kTagScatter = 0xd00,
   kTagPointToPoint = 0xe00,
   kTagPointToPointDone = 0xe01,
+  kTagHopPing = 0xf00,  // --hops: the clock ping-pong (hop_timeline.h)
+  kTagHopPong = 0xf01,
 };
 
 inline uint32_t ring_step_tag(size_t step) { return kTagRingStep + static_cast<uint32_t>(step); }

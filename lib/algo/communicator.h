@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "algo/hop_timeline.h"
 #include "core/aligned_buffer.h"
 #include "core/error.h"
 #include "transport/request_wait.h"
@@ -29,6 +30,9 @@ class Communicator {
   // Registered scratch of at least `bytes`, reused across calls (grows, never shrinks).
   const MemoryRegion& scratch(size_t bytes);
   ErrorContext context(const char* phase, int peer = -1) const;
+  // --hops: ring passes stamp their messages here while it is set (null: not timed).
+  HopTimeline* hop_timeline() const { return hops_; }
+  void set_hop_timeline(HopTimeline* t) { hops_ = t; }
 
  private:
   Transport& transport_;
@@ -40,6 +44,7 @@ class Communicator {
   std::map<int, ConnectionPtr> connections_;
   AlignedBuffer scratch_buffer_;
   MemoryRegionPtr scratch_region_;
+  HopTimeline* hops_ = nullptr;
 };
 
 }  // namespace ccb

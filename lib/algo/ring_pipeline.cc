@@ -14,6 +14,7 @@ void run_ring_pass(Communicator& comm, Connection& left, Connection& right, cons
   if (!scratch && reduce_units > 0) scratch = &comm.scratch(slots * p.slot_bytes);
   auto in_slot = [&](size_t u) { return (u % slots) * p.slot_bytes; };
   std::vector<RequestPtr> recvs(units), sends(units);
+  HopTimeline* hops = comm.hop_timeline();
 
   auto post_recv = [&](size_t u) {
     const ChunkPlace at = p.land(u);
@@ -33,7 +34,9 @@ void run_ring_pass(Communicator& comm, Connection& left, Connection& right, cons
       const bool data_ready = v < K || v - K < processed;
       if (!data_ready || !peer_ready(v, processed)) break;
       const ChunkPlace from = p.send(v);
-      if (from.bytes > 0) sends[v] = right.isend(*from.region, from.offset, from.bytes, ring_step_tag(v / K));
+      if (from.bytes == 0) continue;
+      sends[v] = right.isend(*from.region, from.offset, from.bytes, ring_step_tag(v / K));
+      if (hops) hops->sent();
     }
   };
 
@@ -43,6 +46,7 @@ void run_ring_pass(Communicator& comm, Connection& left, Connection& right, cons
   for (size_t u = 0; u < units; ++u) {
     if (recvs[u]) {
       comm.waiter().wait(*recvs[u]);
+      if (hops) hops->received();
       recvs[u].reset();
       if (u < reduce_units) {
         if (p.reduce_overwrites_sent && u >= K && sends[u]) comm.waiter().wait(*sends[u]);

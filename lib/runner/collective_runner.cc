@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "algo/algorithm_choice.h"
@@ -116,6 +117,21 @@ Algorithm CollectiveRunner::tune(uint64_t bytes) {
   return candidates[static_cast<size_t>(std::min_element(slowest.begin(), slowest.end()) - slowest.begin())];
 }
 
+// Every rank hands its sends' stamps to every other (its right neighbour needs them);
+// -1 when this rank received nothing through a ring.
+double CollectiveRunner::hop_in_median_us(const HopTimeline& timeline) {
+  const int n = comm_.size(), left = (comm_.rank() + n - 1) % n;
+  const std::vector<std::string> all = bootstrap_.allgather(nlohmann::json(timeline.sends()).dump());
+  std::vector<double> left_sends;
+  try {
+    nlohmann::json::parse(all[static_cast<size_t>(left)]).get_to(left_sends);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(ErrorKind::kProtocol, "rank " + std::to_string(left) + " sent malformed hop stamps: " + e.what());
+  }
+  const std::vector<double> transfers = hop_transfer_us(left_sends, timeline.arrivals(), *left_offset_us_);
+  return transfers.empty() ? -1 : summarize_latency(transfers).p50;
+}
+
 int CollectiveRunner::default_iters(uint64_t bytes) const {
   if (opt_.iters > 0) return opt_.iters;
   const uint64_t per_call = std::max<uint64_t>(bytes, 1) * static_cast<uint64_t>(messages_per_call(opt_));
@@ -167,16 +183,21 @@ SizeResult CollectiveRunner::run(uint64_t bytes) {
   res.algorithm = active_;
   for (int i = 0; i < warmup; ++i) run_once(count_);
 
+  HopTimeline timeline;
+  if (opt_.hops && !left_offset_us_) left_offset_us_ = left_clock_offset_us(comm_, 20);
   bootstrap_.barrier();
   auto sent0 = nic_bytes_sent(link_);
   CpuWindow cpu;
+  if (opt_.hops) comm_.set_hop_timeline(&timeline);
   for (int i = 0; i < res.iters; ++i) mine.iter_us.push_back(time_one() * 1e6);
+  comm_.set_hop_timeline(nullptr);
   bootstrap_.barrier();  // the window closes when every rank is done
   mine.window_s = cpu.wall_seconds();
   mine.cpu_pct = cpu.percent();
   auto sent1 = nic_bytes_sent(link_);
   if (sent0 && sent1) mine.counter = {nic_counter_key(link_), *sent1 - *sent0, mine.window_s};
   mine.wrong += check_after_timing();
+  if (opt_.hops) mine.hop_in_us = hop_in_median_us(timeline);
 
   CombinedReport all = exchange_reports(bootstrap_, mine);
   res.time_us = all.time_us;
@@ -184,6 +205,8 @@ SizeResult CollectiveRunner::run(uint64_t bytes) {
   res.iter_max_us = all.iter_max_us;
   res.rank_mean_us = all.rank_mean_us;
   res.rank_p50_us = all.rank_p50_us;
+  if (opt_.hops && std::all_of(all.hop_in_us.begin(), all.hop_in_us.end(), [](double v) { return v >= 0; }))
+    res.hop_in_us = all.hop_in_us;
   res.rank_cpu_pct = all.rank_cpu_pct;
   res.cpu_pct_mean = all.cpu_pct_mean;
   res.cpu_pct_max = all.cpu_pct_max;

@@ -39,6 +39,7 @@ struct RunOptions {
   ChunkPolicy chunks;
   double line_rate_gbps = 0;  // --line-rate; 0: what the transport's link reports
   int window = 1;             // point-to-point: messages in flight per call (--window)
+  bool hops = false;          // time each hop of a ring (--hops; algo/hop_timeline.h)
 };
 
 // Messages of the call's size that one call moves each way: the window of a windowed
@@ -66,6 +67,9 @@ struct SizeResult {
   uint64_t wrong = 0;   // summed over ranks; 0 when not checked
   std::vector<double> rank_mean_us, rank_cpu_pct;
   std::vector<double> rank_p50_us;  // each rank's median iteration
+  // --hops: per rank r, the median transfer time of a ring message from r-1 into r;
+  // empty when not asked or when the algorithm has no ring.
+  std::vector<double> hop_in_us;
 };
 
 class CollectiveRunner {
@@ -95,6 +99,7 @@ class CollectiveRunner {
   void connect_peers();
   Algorithm resolve(uint64_t bytes);
   Algorithm tune(uint64_t bytes);
+  double hop_in_median_us(const HopTimeline& timeline);
   uint64_t check(size_t count);
   void fill_inputs(size_t count, bool zero);
   size_t elements_per_rank(uint64_t bytes) const;
@@ -107,6 +112,7 @@ class CollectiveRunner {
   size_t count_ = 0;  // prepared size, in elements
   Algorithm active_ = Algorithm::kRing;  // what run_once runs: never kAuto
   std::map<uint64_t, Algorithm> tuned_;  // --tune's choice per size
+  std::optional<double> left_offset_us_;  // --hops: the left neighbour's clock, measured once
   SplitMatrix splits_;                   // all-to-allv's, for the prepared size
   AlignedBuffer send_buf_, recv_buf_;
   MemoryRegionPtr send_mr_, recv_mr_;

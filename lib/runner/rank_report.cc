@@ -20,7 +20,7 @@ std::string nic_counter_key(const LinkInfo& link) { return counter_scope() + lin
 
 std::string encode_report(const RankReport& r) {
   json j{{"iter_us", r.iter_us}, {"window_s", r.window_s}, {"cpu_pct", r.cpu_pct}, {"wrong", r.wrong},
-         {"counter_key", r.counter.key}, {"counter_bytes", r.counter.delta_bytes}};
+         {"counter_key", r.counter.key}, {"counter_bytes", r.counter.delta_bytes}, {"hop_in_us", r.hop_in_us}};
   return j.dump();
 }
 
@@ -34,6 +34,7 @@ RankReport decode_report(const std::string& bytes) {
     j.at("wrong").get_to(r.wrong);
     j.at("counter_key").get_to(r.counter.key);
     j.at("counter_bytes").get_to(r.counter.delta_bytes);
+    j.at("hop_in_us").get_to(r.hop_in_us);
     r.counter.window_s = r.window_s;
     return r;
   } catch (const json::exception& e) {
@@ -50,6 +51,7 @@ CombinedReport combine_reports(const std::vector<RankReport>& ranks) {
     double mean = r.iter_us.empty() ? 0 : std::accumulate(r.iter_us.begin(), r.iter_us.end(), 0.0) / static_cast<double>(r.iter_us.size());
     c.rank_mean_us.push_back(mean);
     c.rank_p50_us.push_back(summarize_latency(r.iter_us).p50);
+    c.hop_in_us.push_back(r.hop_in_us);
     c.time_us = std::max(c.time_us, mean);
     c.rank_cpu_pct.push_back(r.cpu_pct);
     c.cpu_pct_max = std::max(c.cpu_pct_max, r.cpu_pct);

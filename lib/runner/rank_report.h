@@ -19,6 +19,7 @@ struct RankReport {
   double cpu_pct = 0;
   uint64_t wrong = 0;
   CounterReading counter;
+  double hop_in_us = -1;        // --hops: median transfer time into this rank; -1: none
 };
 
 struct CombinedReport {
@@ -27,6 +28,7 @@ struct CombinedReport {
   LatencyStats latency_us;
   std::vector<double> rank_mean_us, rank_cpu_pct;
   std::vector<double> rank_p50_us;  // each rank's median iteration
+  std::vector<double> hop_in_us;    // each rank's RankReport::hop_in_us
   double cpu_pct_mean = 0, cpu_pct_max = 0;
   uint64_t wrong = 0;
   std::optional<CounterRate> counter;

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/files.h"
 #include "metrics/bandwidth.h"
+#include "runner/hop_report.h"
 
 namespace ccb {
 
@@ -75,6 +76,10 @@ static ordered pass_json(const SizeResult& r, bool samples) {
             {"link_util_pct", optional_number(r.link_util_pct)}, {"nic_counter", counter},
             {"rank_mean_us", r.rank_mean_us}, {"wrong", r.wrong}};
   if (samples) j["samples_us"] = r.iter_max_us;
+  if (!r.hop_in_us.empty()) {
+    j["hop_in_us"] = r.hop_in_us;  // at r: the median transfer of a ring message r-1 -> r
+    if (auto h = slowest_hop(r.hop_in_us)) j["slowest_hop"] = {{"from", h->from}, {"to", h->to}, {"us", h->us}, {"ratio", h->ratio}};
+  }
   return j;
 }
 

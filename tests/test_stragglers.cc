@@ -1,7 +1,10 @@
+// The scan's schedule and verdict, and the ring's hop figures: pure functions.
 #include <catch2/catch.hpp>
 #include <set>
 
+#include "algo/hop_timeline.h"
 #include "judge/pair_scan.h"
+#include "runner/hop_report.h"
 
 using namespace ccb::judge;
 
@@ -81,4 +84,29 @@ TEST_CASE("latency over 2.1x the minimum is flagged: a host with 5 ms of extra d
 TEST_CASE("a scan of fewer than 2 hosts or a misshapen matrix is refused", "[scan]") {
   CHECK_THROWS_WITH(judge_pairs(filled(1, 1), filled(1, 1), {}), Catch::Contains("at least 2 hosts"));
   CHECK_THROWS_WITH(judge_pairs(filled(3, 1), filled(2, 1), {}), Catch::Contains("latency matrix has 2 rows for 3 hosts"));
+}
+
+TEST_CASE("hop transfer times: arrival less the sender's post, on the receiver's clock", "[hops]") {
+  // The left neighbour's clock reads 1000 us ahead: its posts at 1010 and 1020 are 10
+  // and 20 here; arrivals at 15 and 40 took 5 and 20 us.
+  const std::vector<double> t = ccb::hop_transfer_us({1010, 1020, 1030}, {15, 40}, 1000);
+  CHECK(t == std::vector<double>{5, 20});
+}
+
+TEST_CASE("the slowest hop is named against the median hop, a straggler above the factor", "[hops]") {
+  using ccb::slowest_hop;
+  CHECK_FALSE(slowest_hop({}).has_value());
+  CHECK_FALSE(slowest_hop({10, 12}).has_value());  // 2 ranks: one pair of hops
+  auto h = slowest_hop({100, 110, 300, 105});  // hop 1 -> 2 into rank 2
+  REQUIRE(h);
+  CHECK((h->from == 1 && h->to == 2));
+  CHECK(h->ratio == Approx(300 / 107.5));
+  const std::vector<std::string> names{"rank 0 (host a)", "rank 1 (host b)", "rank 2 (host c)", "rank 3 (host d)"};
+  CHECK_THAT(ccb::slowest_hop_line(*h, names, 1.5),
+             Catch::Contains("slowest hop: rank 1 (host b) -> rank 2 (host c), 2.79x the median hop") &&
+                 Catch::Contains("a straggler, above 1.5x"));
+  auto wrap = slowest_hop({400, 110, 100, 105});  // into rank 0: from the last rank
+  REQUIRE(wrap);
+  CHECK((wrap->from == 3 && wrap->to == 0));
+  CHECK_THAT(ccb::slowest_hop_line(*slowest_hop({100, 101, 102}), {}, 1.5), Catch::Contains("no straggler above 1.5x"));
 }

@@ -1,0 +1,18 @@
+#include "job/host_labels.h"
+
+#include <unistd.h>
+
+namespace ccb {
+
+std::vector<std::string> host_labels(Bootstrap& boot, const Transport& t) {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  const std::string nic = t.link().nic;
+  std::vector<std::string> labels;
+  int r = 0;
+  for (const std::string& where : boot.allgather(std::string(host) + (nic.empty() ? "" : ", nic " + nic)))
+    labels.push_back("rank " + std::to_string(r++) + " (host " + where + ")");
+  return labels;
+}
+
+}  // namespace ccb

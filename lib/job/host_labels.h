@@ -1,0 +1,14 @@
+// How a report names a rank so an operator can find the box and the port:
+// "rank 2 (host node-c, nic eth0)". Every rank of the job calls it at once.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "bootstrap/bootstrap.h"
+#include "transport/transport.h"
+
+namespace ccb {
+
+std::vector<std::string> host_labels(Bootstrap& boot, const Transport& t);
+
+}  // namespace ccb
