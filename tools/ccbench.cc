@@ -64,6 +64,8 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("--repeat", c.repeat, "Passes over the sizes (or profile, or trace); the JSON keeps each, and their median and 95% CI")->check(CLI::Range(1, 10000))->capture_default_str()->group("Repetitions");
   run.add_flag("--shuffle", c.shuffle, "Run each pass's sizes in a random order (the seed is recorded)")->group("Repetitions");
   run.add_option("--seed", c.seed, "The --shuffle order's seed, to repeat a run's order")->group("Repetitions");
+  run.add_option("--duration", c.duration, "Soak: call the sizes over and over this long (90s, 30m, 8h), checking every call")->group("Soak");
+  run.add_option("--interval", c.interval_s, "Soak: seconds between progress lines and record rewrites")->capture_default_str()->group("Soak");
   run.add_flag("--hops", c.hops, "Time each hop of a ring (message by message, clocks aligned) and name the slowest")->group("Output");
   run.add_option("--hop-factor", c.hop_factor, "--hops: a slowest hop above this multiple of the median hop is a straggler")->check(ccb::finite_in(1, 1000))->capture_default_str()->group("Output");
   run.add_flag("--samples", c.samples, "Keep every iteration's time (the slowest rank's) in the JSON")->group("Repetitions");

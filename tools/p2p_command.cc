@@ -18,6 +18,9 @@ void add_p2p_options(CLI::App& p2p, RunCommand& c, P2pTest& test) {
   p2p.add_option("-n,--iters", c.iters, "Timed iterations per size (0: 1 GiB / (size x window), 5..1000)")->check(CLI::Range(0, 100000000));
   p2p.add_option("-w,--warmup", c.warmup, "Warm-up iterations per size (default iters/10, 2..20)")->check(CLI::Range(-1, 1000000));
   p2p.add_option("-c,--check", c.check, "Check the data that arrived (1) or not (0)")->check(CLI::Range(0, 1))->capture_default_str();
+  p2p.add_option("--duration", c.duration, "Soak: the sizes over and over this long (90s, 30m, 8h), every message checked")->group("Soak");
+  p2p.add_flag("--forever", test.forever, "Soak until Ctrl-C (SIGINT or SIGTERM), a line every --interval (perftest's --run_infinitely)")->group("Soak");
+  p2p.add_option("--interval", c.interval_s, "Soak: seconds between progress lines and record rewrites")->capture_default_str()->group("Soak");
   p2p.add_option("--repeat", c.repeat, "Passes over the sizes; the JSON keeps each, and their median")->check(CLI::Range(1, 10000))->capture_default_str();
   p2p.add_option("--np", c.np, "Ranks to start on this host (local launcher)")->check(CLI::Range(1, 1024))->capture_default_str();
   p2p.add_flag("--bind-cores", c.bind_cores, "Pin rank r to CPU r (local launcher)");
@@ -36,6 +39,8 @@ void add_p2p_options(CLI::App& p2p, RunCommand& c, P2pTest& test) {
 }
 
 void apply_p2p_test(const CLI::App& p2p, const P2pTest& test, RunCommand& c) {
+  if (test.forever && !c.duration.empty()) throw_invalid("--forever and --duration both set the length: give one of them");
+  if (test.forever) c.duration = "30d";  // the longest a soak runs
   const bool latency = test.name == "lat";
   c.collective = "p2p_" + test.name;
   c.algos = "direct";

@@ -12,6 +12,7 @@ namespace ccb::cli {
 
 struct P2pTest {
   std::string name = "bw";  // bw, bidir or lat
+  bool forever = false;     // --forever: a soak until SIGINT (perftest's --run_infinitely)
 };
 
 void add_p2p_options(CLI::App& p2p, RunCommand& c, P2pTest& test);

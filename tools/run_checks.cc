@@ -129,6 +129,7 @@ bootstrap::JobFingerprint RunCommand::fingerprint(int world_size) const {
   add_field(f, "--splits", splits.empty() ? "none" : splits);
   add_field(f, "--window", std::to_string(window));
   add_field(f, "--hops", hops ? "yes" : "no");
+  add_field(f, "--duration", duration.empty() ? "none" : duration);
   add_field(f, "--algo", algos + (tune ? " (--tune)" : ""));
   add_field(f, "-n", or_auto(iters));
   add_field(f, "-w", warmup < 0 ? "auto" : std::to_string(warmup));
@@ -186,6 +187,18 @@ static void check_point_to_point(const RunCommand& c, const CollectiveDescriptor
     throw_invalid("--pairs needs an even number of ranks, not " + std::to_string(world) + ": every rank needs a partner");
 }
 
+// --duration: a soak of a sweep, one algorithm, every call checked.
+static void check_soak(const RunCommand& c, const std::vector<Algorithm>& algorithms) {
+  parse_duration_s(c.duration, "--duration");
+  if (!std::isfinite(c.interval_s) || c.interval_s < 0.1 || c.interval_s > 86400)
+    throw_invalid("--interval must be between 0.1 and 86400 seconds");
+  if (!c.profiles.empty() || !c.trace.empty()) throw_invalid("--duration soaks a sweep's sizes: drop --profile/--trace");
+  if (c.check == 0) throw_invalid("--duration checks every call of the soak: drop -c 0");
+  if (algorithms.size() > 1) throw_invalid("--duration soaks one algorithm: give one to --algo");
+  if (c.repeat > 1 || c.retries > 0 || c.hops || c.shuffle)
+    throw_invalid("--duration runs one soak: drop --repeat, --retries, --hops and --shuffle");
+}
+
 // all_to_allv and --splits go together; a matrix file fixes the buffer's size.
 static void check_splits(const RunCommand& c, const CollectiveDescriptor& d, int world) {
   if (!d.uneven) {
@@ -232,6 +245,7 @@ void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const 
   if (trace_passes < 1) throw_invalid("--trace-passes must be at least 1");
   if (repeat < 1 || repeat > kMaxRepeat) throw_invalid("--repeat must be between 1 and " + std::to_string(kMaxRepeat));
   if (bind_numa && bind_cores) throw_invalid("--bind-numa and --bind-cores both choose the CPUs: give one of them");
+  if (!duration.empty()) check_soak(*this, algorithms);
   if (hops && (!profiles.empty() || !trace.empty()))
     throw_invalid("--hops times the ring of a sweep: drop --profile/--trace, or drop --hops");
   if (hops && !describe(o.collective).supports(Algorithm::kRing))

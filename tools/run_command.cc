@@ -19,6 +19,7 @@
 #include "report_command.h"
 #include "run_parallel.h"
 #include "run_rules.h"
+#include "run_soak.h"
 #include "runner/hop_report.h"
 #include "runner/pass_order.h"
 #include "runner/result_table.h"
@@ -355,10 +356,15 @@ int run_rank(const RunCommand& cmd) {
                ResultRecord(job, root ? cmd.json_path : "", root ? cmd.csv_path : ""), {}};
     if (cmd.hops) out.labels = host_labels(boot, rank.transport);
     uint64_t wrong = 0;
+    int interrupted = 0;  // a soak stopped by a signal: its status, once the record is kept
     if (!cmd.parallel.empty()) wrong = run_parallel(cmd, rank, root ? &out.record : nullptr);
     else if (!cmd.profiles.empty()) wrong = run_profiles(cmd, comm, boot, out);
     else if (!cmd.trace.empty()) wrong = run_trace(cmd, comm, boot, out);
-    else wrong = run_sweeps(cmd, comm, boot, out, order);
+    else if (!cmd.duration.empty()) {
+      std::string stopped_by;
+      wrong = run_soak_sweep(cmd, comm, boot, root ? &out.table : nullptr, root ? &out.record : nullptr, stopped_by);
+      if (stopped_by == "SIGINT" || stopped_by == "SIGTERM") interrupted = stopped_by == "SIGINT" ? 130 : 143;
+    } else wrong = run_sweeps(cmd, comm, boot, out, order);
     int verdict = 0;
     if (!cmd.rules.empty()) {
       // Only rank 0 judges; the others measure again when it says so.
@@ -370,7 +376,8 @@ int run_rank(const RunCommand& cmd) {
     boot.barrier();
     out.record.finish(true);
     if (root && !cmd.plot_path.empty()) write_run_plot(cmd.plot_path, out.record.json_text());
-    return wrong > 0 || verdict != 0 ? 1 : 0;
+    if (wrong > 0 || verdict != 0) return 1;
+    return interrupted;
   });
 }
 

@@ -42,6 +42,8 @@ struct RunCommand {
   std::optional<uint64_t> seed;          // --seed: that order's seed (default: drawn, recorded)
   bool samples = false;                  // --samples: keep every iteration's time
   bool hops = false;                     // --hops: time each hop of the ring, name the slowest
+  std::string duration;                  // --duration: a soak of this long (soak.h); "" none
+  double interval_s = 10;                // --interval: a soak's progress line and record rewrite
   double hop_factor = 1.5;               // --hop-factor: the slowest hop over the median that is a straggler
   bool debug = false;                    // --debug: CCB_DEBUG=1 (transport/debug_trace.h)
   std::string rules, rules_baseline, rules_junit;  // --rules, --baseline, --junit (run_rules.h)

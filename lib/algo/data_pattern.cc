@@ -99,6 +99,19 @@ void fill_pattern(void* dst, size_t count, size_t first, const PatternSpec& p, i
   for (size_t i = 0; i < count; ++i) store_value(dst, i, p.dtype, pattern_value(p, rank, first + i));
 }
 
+namespace {
+thread_local MismatchCapture* t_capture = nullptr;
+
+void note_mismatch(const void* data, size_t i, size_t element, const PatternSpec& p, double expected) {
+  if (!t_capture) return;
+  const char* at = static_cast<const char*>(data) + i * dtype_size(p.dtype);
+  t_capture->note(Mismatch{at, element, expected, load_value(data, i, p.dtype)});
+}
+}  // namespace
+
+MismatchCapture::MismatchCapture() : outer_(t_capture) { t_capture = this; }
+MismatchCapture::~MismatchCapture() { t_capture = outer_; }
+
 uint64_t count_wrong(const void* data, size_t count, size_t first, const PatternSpec& p) {
   const size_t esize = dtype_size(p.dtype);
   char want[8];
@@ -118,7 +131,9 @@ uint64_t count_wrong(const void* data, size_t count, size_t first, const Pattern
       }
     }
     store_value(want, 0, p.dtype, e);
-    if (std::memcmp(want, static_cast<const char*>(data) + i * esize, esize) != 0) ++wrong;
+    if (std::memcmp(want, static_cast<const char*>(data) + i * esize, esize) != 0) {
+      if (wrong++ == 0) note_mismatch(data, i, first + i, p, load_value(want, 0, p.dtype));
+    }
   }
   return wrong;
 }
@@ -129,7 +144,9 @@ uint64_t count_wrong_input(const void* data, size_t count, size_t first, const P
   uint64_t wrong = 0;
   for (size_t i = 0; i < count; ++i) {
     store_value(want, 0, p.dtype, pattern_value(p, rank, first + i));
-    if (std::memcmp(want, static_cast<const char*>(data) + i * esize, esize) != 0) ++wrong;
+    if (std::memcmp(want, static_cast<const char*>(data) + i * esize, esize) != 0) {
+      if (wrong++ == 0) note_mismatch(data, i, first + i, p, load_value(want, 0, p.dtype));
+    }
   }
   return wrong;
 }

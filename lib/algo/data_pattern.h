@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "core/dtype.h"
 
@@ -26,6 +27,31 @@ void fill_pattern(void* dst, size_t count, size_t first, const PatternSpec& p, i
 uint64_t count_wrong(const void* data, size_t count, size_t first, const PatternSpec& p);
 // The same against rank r's own input, for the collectives that move data unreduced.
 uint64_t count_wrong_input(const void* data, size_t count, size_t first, const PatternSpec& p, int rank);
+
+// The first element a check found wrong, for a soak's report. While a MismatchCapture
+// is alive on a thread, count_wrong and count_wrong_input on that thread note the first
+// wrong element they meet.
+struct Mismatch {
+  const char* at = nullptr;  // the element in memory
+  size_t element = 0;        // its global element index
+  double expected = 0, got = 0;
+};
+
+class MismatchCapture {
+ public:
+  MismatchCapture();
+  ~MismatchCapture();
+  MismatchCapture(const MismatchCapture&) = delete;
+  MismatchCapture& operator=(const MismatchCapture&) = delete;
+  const std::optional<Mismatch>& first() const { return first_; }
+  void note(const Mismatch& m) {
+    if (!first_) first_ = m;
+  }
+
+ private:
+  std::optional<Mismatch> first_;
+  MismatchCapture* outer_;
+};
 
 // Converts a double to the stored bits of `t` (RNE for half types) and back.
 void store_value(void* dst, size_t index, DataType t, double v);

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cctype>
+#include <cstdio>
 #include <utility>
 
 #include "core/error.h"
@@ -67,6 +68,31 @@ std::string short_bytes(uint64_t bytes) {
   static const char* units[] = {"", "K", "M", "G"};
   auto [n, u] = exact_unit(bytes);
   return std::to_string(n) + units[u];
+}
+
+double parse_duration_s(std::string_view s, std::string_view flag) {
+  constexpr double kMaxSeconds = 30 * 86400.0;
+  const std::string text(s);
+  auto refuse = [&] {
+    throw_invalid(std::string(flag) + " '" + text + "' must be a length of time up to 30 days: 90, 90s, 30m, 8h or 2d");
+  };
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  if (digits == 0 || digits > 9 || text.size() > digits + 1) refuse();
+  const double n = std::stod(text.substr(0, digits));
+  const char unit = digits < text.size() ? text[digits] : 's';
+  const double per = unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : unit == 'd' ? 86400 : 0;
+  if (per == 0 || n * per <= 0 || n * per > kMaxSeconds) refuse();
+  return n * per;
+}
+
+std::string format_duration(double seconds) {
+  const auto total = static_cast<long long>(seconds < 0 ? 0 : seconds);
+  char b[48];
+  const long long days = total / 86400, h = total % 86400 / 3600, m = total % 3600 / 60, sec = total % 60;
+  if (days > 0) std::snprintf(b, sizeof b, "%lldd %02lld:%02lld:%02lld", days, h, m, sec);
+  else std::snprintf(b, sizeof b, "%02lld:%02lld:%02lld", h, m, sec);
+  return b;
 }
 
 }  // namespace ccb

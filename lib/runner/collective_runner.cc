@@ -168,6 +168,17 @@ double CollectiveRunner::time_one() {
   return seconds_since(t0);
 }
 
+double CollectiveRunner::soak_call() {
+  if (opt_.in_place) fill_inputs(count_, false);
+  else std::memset(recv_buf_.data(), 0xff, recv_buf_.size());  // what was there must not pass as delivered
+  return time_one();
+}
+
+long long CollectiveRunner::output_offset(const char* at) const {
+  const char* base = recv_buf_.data();
+  return at >= base && at < base + recv_buf_.size() ? static_cast<long long>(at - base) : -1;
+}
+
 uint64_t CollectiveRunner::check_after_timing() {
   return opt_.check && !opt_.in_place ? check(count_) : 0;
 }

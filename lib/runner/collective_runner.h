@@ -49,6 +49,14 @@ int messages_per_call(const RunOptions& o);
 // The reduction as result records show it: "none" for AllGather, which reduces nothing.
 std::string_view reduce_op_label(const RunOptions& o);
 
+// A soak's own figures (runner/soak.h), beside the run's.
+struct SoakFigures {
+  double elapsed_s = 0;
+  double busbw_last_gbps = 0, busbw_worst_gbps = 0;  // over batches of about half a second
+  std::string stopped_by;   // "duration", "SIGINT", "SIGTERM"; "" while running
+  std::string first_wrong;  // the first wrong element of the soak, any size; "" when none
+};
+
 struct SizeResult {
   uint64_t bytes = 0;   // the whole buffer, as nccl-tests' "size"
   Algorithm algorithm = Algorithm::kRing;  // the one that ran (auto resolved)
@@ -70,6 +78,7 @@ struct SizeResult {
   // --hops: per rank r, the median transfer time of a ring message from r-1 into r;
   // empty when not asked or when the algorithm has no ring.
   std::vector<double> hop_in_us;
+  std::optional<SoakFigures> soak;  // a soak's row
 };
 
 class CollectiveRunner {
@@ -85,11 +94,22 @@ class CollectiveRunner {
   void resize(uint64_t bytes);  // the size of later time_one() calls, inputs unchecked
   double time_one();
   uint64_t check_after_timing();  // out of place only; 0 otherwise
+  // A soak's call (runner/soak.h): in place, the inputs renewed; out of place, the
+  // output poisoned first, so a call that delivers nothing cannot pass on the last
+  // call's data. Returns the call's seconds; check_output() then judges it.
+  double soak_call();
+  uint64_t check_output() { return check(count_); }
+  // The receive buffer (the test-only fault hook flips a byte of it), and where a
+  // pointer into it lies: the byte offset, or -1 when it points elsewhere.
+  char* output_bytes() { return recv_buf_.data(); }
+  size_t output_size() const { return recv_buf_.size(); }
+  long long output_offset(const char* at) const;
   Algorithm active_algorithm() const { return active_; }  // of the prepared size
   int default_iters(uint64_t bytes) const;
   const LinkInfo& link() const { return link_; }
   double line_rate_gbps() const { return line_rate_; }
   const RunOptions& options() const { return opt_; }
+  int rank() const { return comm_.rank(); }
 
  private:
   bool ensure_buffers(uint64_t bytes);  // true when it allocated

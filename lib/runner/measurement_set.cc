@@ -42,6 +42,12 @@ const MeasurementSet::Measurement& MeasurementSet::add(const ResultRow& row) {
   return *it;
 }
 
+void MeasurementSet::replace(const ResultRow& row) {
+  for (Measurement& m : measurements_)
+    if (same_key(m.row, row)) m.passes.clear();
+  add(row);
+}
+
 void MeasurementSet::restart(const ResultRow& row) {
   for (Measurement& m : measurements_)
     if (same_key(m.row, row)) {

@@ -56,6 +56,8 @@ class MeasurementSet {
   const Step& add(const StepSummary& step);
   // Forgets the passes of row's measurement, to measure it again (--retries).
   void restart(const ResultRow& row);
+  // The measurement's one pass so far, replaced (a soak's row, rewritten as it runs).
+  void replace(const ResultRow& row);
   const std::vector<Measurement>& measurements() const { return measurements_; }
   const std::vector<Step>& steps() const { return steps_; }
 

@@ -76,6 +76,10 @@ static ordered pass_json(const SizeResult& r, bool samples) {
             {"link_util_pct", optional_number(r.link_util_pct)}, {"nic_counter", counter},
             {"rank_mean_us", r.rank_mean_us}, {"wrong", r.wrong}};
   if (samples) j["samples_us"] = r.iter_max_us;
+  if (r.soak)
+    j["soak"] = {{"elapsed_s", r.soak->elapsed_s}, {"busbw_last_gbps", r.soak->busbw_last_gbps},
+                 {"busbw_worst_gbps", r.soak->busbw_worst_gbps}, {"stopped_by", r.soak->stopped_by},
+                 {"first_wrong", r.soak->first_wrong}};
   if (!r.hop_in_us.empty()) {
     j["hop_in_us"] = r.hop_in_us;  // at r: the median transfer of a ring message r-1 -> r
     if (auto h = slowest_hop(r.hop_in_us)) j["slowest_hop"] = {{"from", h->from}, {"to", h->to}, {"us", h->us}, {"ratio", h->ratio}};
@@ -207,6 +211,11 @@ void ResultRecord::add(const StepSummary& step) {
 }
 
 void ResultRecord::restart(const ResultRow& row) { state_->measured.restart(row); }
+
+void ResultRecord::replace(const ResultRow& row) {
+  state_->measured.replace(row);
+  flush();
+}
 
 const MeasurementSet& ResultRecord::measurements() const { return state_->measured; }
 

@@ -58,6 +58,7 @@ class ResultRecord {
   void add(const ResultRow& row);
   void add(const StepSummary& step);
   void restart(const ResultRow& row);  // measured again: its passes start over (--retries)
+  void replace(const ResultRow& row);  // a soak's row, rewritten as it runs
   void finish(bool complete);  // marks the JSON "complete": true
   const MeasurementSet& measurements() const;
 
