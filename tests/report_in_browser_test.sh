@@ -2,8 +2,9 @@
 # The HTML report as a person opens it: headless Chromium (Debian's chromium) loads
 # index.html inside a checking page, which counts the images that failed to load and
 # looks for the verdict table. The check must also catch a broken image and a missing
-# table, so it is run on a spoiled copy too.
-# Usage: report_in_browser_test.sh CCBENCH
+# table, so it is run on a spoiled copy too. Then the same for ccbench qualify's report,
+# whose plots include the scan's heatmap.
+# Usage: report_in_browser_test.sh CCBENCH [QUALIFY_SPEC]
 set -euo pipefail
 ccbench=$1
 browser=$(command -v chromium || command -v chromium-browser || true)
@@ -52,4 +53,18 @@ echo "report_in_browser: a spoiled copy: $spoiled"
   echo "report_in_browser: FAIL: the check did not catch a broken image or a missing table" >&2
   exit 1
 }
+if [[ -n ${2:-} ]]; then
+  "$ccbench" qualify --spec "$2" --np 2 --report "$dir/qualify" --junit "$dir/qualify.xml" >"$dir/qualify.txt" 2>&1 || {
+    cat "$dir/qualify.txt"
+    echo "report_in_browser: FAIL: ccbench qualify --spec $2 did not pass" >&2
+    exit 1
+  }
+  seen=$(check "qualify/index.html")
+  echo "report_in_browser: the qualify report: $seen"
+  [[ $seen =~ ^images=([0-9]+)\ broken=0\ verdicts=yes$ && ${BASH_REMATCH[1]} -ge 4 ]] &&
+    grep -q "scan: no slow host or cable" "$dir/qualify/index.html" && grep -q "<testsuite" "$dir/qualify.xml" || {
+    echo "report_in_browser: FAIL: the qualify report must load every plot and show its verdicts" >&2
+    exit 1
+  }
+fi
 echo "report_in_browser: ok"

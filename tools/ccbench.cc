@@ -18,6 +18,7 @@
 #include "job/preflight.h"
 #include "job/transport_flags.h"
 #include "p2p_command.h"
+#include "qualify_command.h"
 #include "scan_command.h"
 #include "profile_listing.h"
 #include "run_command.h"
@@ -114,6 +115,23 @@ int scan_main(const CLI::App& app, ccb::cli::ScanCommand& c, const std::vector<s
                             [&c] { return ccb::cli::run_scan_rank(c); });
 }
 
+int qualify_main(const CLI::App& app, ccb::cli::QualifyCommand& c, const std::vector<std::string>& argv) {
+  c.base.argv = argv;
+  c.base.transport.tcp.socket_buffer = ccb::cli::parse_socket_buffer(c.base.socket_buffer);
+  auto preflight = [&app, &c] {
+    ccb::cli::prepare_qualify(app, c, c.base.np, true);
+    ccb::check_transport_flags(app, c.base.transport.name);
+    ccb::check_transport_here(c.base.transport);
+    ccb::check_fd_budget(c.base.transport, c.base.np);
+  };
+  auto rank = [&app, &c] {
+    const ccb::LaunchInfo info = ccb::detect_launch(ccb::process_env());
+    ccb::cli::prepare_qualify(app, c, info.world_size, info.rank == 0);
+    return ccb::cli::run_qualify_rank(c);
+  };
+  return ccb::launch_or_run({c.base.np, argv, app.count("--spin-us") > 0, false}, preflight, rank);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -138,6 +156,11 @@ int main(int argc, char** argv) {
   CLI::App* scan = app.add_subcommand("scan", "Pairwise bandwidth and latency between every pair of hosts; names a slow host or cable");
   ccb::cli::add_scan_options(*scan, scan_cmd);
   ccb::add_transport_flags(*scan, scan_cmd.base.transport);
+  ccb::cli::QualifyCommand qualify_cmd;
+  qualify_cmd.base.np = 2;
+  CLI::App* qualify = app.add_subcommand("qualify", "Run a qualification spec's battery and judge it: exit 0 pass, 1 fail, 2 bad spec");
+  ccb::cli::add_qualify_options(*qualify, qualify_cmd);
+  ccb::add_transport_flags(*qualify, qualify_cmd.base.transport);
   ccb::LocalLaunch launch_plan;
   double launch_timeout = std::chrono::duration<double>(launch_plan.grace).count();
   CLI::App* launch = app.add_subcommand("launch", "Start N ranks of any program on this host with CCB_* set (like torchrun)");
@@ -173,6 +196,7 @@ int main(int argc, char** argv) {
     }
     if (list_profiles && !run_cmd.parallel.empty()) return ccb::cli::list_parallel(std::cout, run_cmd);
     if (list_profiles) return ccb::cli::list_profiles(std::cout, run_cmd.profiles);
+    if (qualify->parsed()) return qualify_main(*qualify, qualify_cmd, std::vector<std::string>(argv, argv + argc));
     if (scan->parsed()) return scan_main(*scan, scan_cmd, std::vector<std::string>(argv, argv + argc));
     if (p2p->parsed()) {
       ccb::cli::apply_p2p_test(*p2p, p2p_test, p2p_cmd);

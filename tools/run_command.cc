@@ -131,7 +131,7 @@ static std::string title(const RunCommand& c, const RunOptions& o, const Bootstr
   return s.str();
 }
 
-static JobInfo job_info(const RunCommand& c, const Bootstrap& b, const Transport& t) {
+JobInfo job_info(const RunCommand& c, const Bootstrap& b, const Transport& t) {
   JobInfo j;
   j.command = c.argv;
   j.machine = probe_machine();

@@ -7,6 +7,7 @@
 #include "bootstrap/store_hello.h"
 #include "profiles/profile.h"
 #include "runner/collective_runner.h"
+#include "runner/result_record.h"
 #include "runner/transport_factory.h"
 
 namespace ccb::cli {
@@ -68,6 +69,10 @@ struct RunCommand {
 
 // --socket-buffer as the int SO_SNDBUF takes; throws kInvalidArgument out of range.
 int parse_socket_buffer(const std::string& text);
+
+// What stays the same over the job, for its result record; with the host manifest and
+// rank 0's warnings about its host.
+JobInfo job_info(const RunCommand& c, const Bootstrap& b, const Transport& t);
 
 // The job of one rank; returns its exit status.
 int run_rank(const RunCommand& cmd);

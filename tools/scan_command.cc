@@ -26,10 +26,6 @@ using judge::PairMatrix;
 constexpr uint64_t kLatencyBytes = 8;
 constexpr uint64_t kMaxScanBytes = 1ull << 30;
 
-struct PairFigures {
-  PairMatrix bw_gbps, lat_us;  // GB/s each way; one-way microseconds
-};
-
 PairMatrix empty_matrix(int n) {
   return PairMatrix(static_cast<size_t>(n), std::vector<double>(static_cast<size_t>(n), std::nan("")));
 }
@@ -116,15 +112,6 @@ nlohmann::ordered_json matrix_json(const PairMatrix& m) {
   return out;
 }
 
-struct ScanOutcome {
-  std::vector<std::string> labels;
-  std::vector<std::vector<int>> rounds;
-  PairFigures first, final;
-  std::vector<judge::SlowPair> retested;
-  judge::ScanVerdict verdict;
-  std::vector<std::string> lines;
-  uint64_t wrong = 0;
-};
 
 void write_scan_json(const ScanCommand& c, const ScanOutcome& s, const Transport& t) {
   nlohmann::ordered_json j;
@@ -160,6 +147,13 @@ void write_scan_json(const ScanCommand& c, const ScanOutcome& s, const Transport
 }
 
 void write_scan_plot(const ScanCommand& c, const ScanOutcome& s) {
+  report::Drawing d = report::draw(scan_heatmap(s));
+  write_output(check_output("--plot", c.base.plot_path), c.base.plot_path.ends_with(".png") ? d.png : d.svg);
+}
+
+}  // namespace
+
+report::Plot scan_heatmap(const ScanOutcome& s) {
   report::Plot p;
   p.name = "scan";
   p.title = "pairwise bandwidth each way (Gbit/s)";
@@ -171,9 +165,10 @@ void write_scan_plot(const ScanCommand& c, const ScanOutcome& s) {
     p.cells.push_back(cells);
   }
   for (size_t r = 0; r < s.labels.size(); ++r) p.cell_names.push_back("rank " + std::to_string(r));
-  report::Drawing d = report::draw(p);
-  write_output(check_output("--plot", c.base.plot_path), c.base.plot_path.ends_with(".png") ? d.png : d.svg);
+  return p;
 }
+
+namespace {
 
 void report_scan(const ScanCommand& c, const ScanOutcome& s, const Transport& t) {
   print_matrix("bandwidth each way [Gbit/s] (p2p_bidir " + c.bw_size + " x " + std::to_string(c.window) + ")", s.final.bw_gbps, 8, " %9.3f");
@@ -239,33 +234,40 @@ int run_scan_rank(const ScanCommand& c) {
   JobSettings settings{c.base.transport, std::chrono::milliseconds(static_cast<long long>(c.base.timeout_s * 1000)),
                        std::chrono::microseconds(c.base.spin_us), scan_fingerprint(c, info.world_size)};
   return run_as_rank(info, settings, [&](RankContext& rank) {
-    const int n = rank.boot.size();
-    const bool root = rank.boot.rank() == 0;
-    ScanOutcome s;
-    s.labels = host_labels(rank.boot, rank.transport);
-    s.rounds = judge::round_robin_partners(n);
-    s.first = {empty_matrix(n), empty_matrix(n)};
-    Scanner scanner(c, rank.comm, rank.boot);
-    const judge::ScanLimits limits{c.bw_frac, c.lat_factor};
-    if (root) std::printf("# ccbench scan: %d hosts in %zu rounds over [%s]\n", n, s.rounds.size(), rank.transport.describe().c_str());
-    for (size_t i = 0; i < s.rounds.size(); ++i) {
-      scanner.measure_round(s.rounds[i], s.first);
-      if (root) std::printf("# round %zu of %zu: %s done\n", i + 1, s.rounds.size(), pairs_text(s.rounds[i]).c_str()), std::fflush(stdout);
-    }
-    s.final = s.first;
-    for (int attempt = 0; attempt < c.retests; ++attempt) {
-      const std::vector<judge::SlowPair> slow = judge::slow_pairs(s.final.bw_gbps, s.final.lat_us, limits);
-      if (slow.empty()) break;
-      if (attempt == 0) s.retested = slow;
-      for (const judge::SlowPair& p : slow) scanner.measure_alone(p, s.final);
-    }
-    s.verdict = judge::judge_pairs(s.final.bw_gbps, s.final.lat_us, limits);
-    s.lines = judge::verdict_lines(s.verdict, s.final.bw_gbps, s.final.lat_us, s.labels, limits);
-    s.wrong = scanner.wrong();
-    if (root) report_scan(c, s, rank.transport);
+    const ScanOutcome s = measure_scan(c, rank, true);
+    if (rank.boot.rank() == 0) report_scan(c, s, rank.transport);
     rank.boot.barrier();
-    return s.verdict.pass() && s.wrong == 0 ? 0 : 1;
+    return s.pass() ? 0 : 1;
   });
+}
+
+ScanOutcome measure_scan(const ScanCommand& c, RankContext& rank, bool progress) {
+  const int n = rank.boot.size();
+  const bool root = rank.boot.rank() == 0 && progress;
+  ScanOutcome s;
+  s.labels = host_labels(rank.boot, rank.transport);
+  s.rounds = judge::round_robin_partners(n);
+  s.first = {empty_matrix(n), empty_matrix(n)};
+  Scanner scanner(c, rank.comm, rank.boot);
+  const judge::ScanLimits limits{c.bw_frac, c.lat_factor};
+  if (root) std::printf("# ccbench scan: %d hosts in %zu rounds over [%s]\n", n, s.rounds.size(), rank.transport.describe().c_str());
+  for (size_t i = 0; i < s.rounds.size(); ++i) {
+    scanner.measure_round(s.rounds[i], s.first);
+    if (!root) continue;
+    std::printf("# round %zu of %zu: %s done\n", i + 1, s.rounds.size(), pairs_text(s.rounds[i]).c_str());
+    std::fflush(stdout);
+  }
+  s.final = s.first;
+  for (int attempt = 0; attempt < c.retests; ++attempt) {
+    const std::vector<judge::SlowPair> slow = judge::slow_pairs(s.final.bw_gbps, s.final.lat_us, limits);
+    if (slow.empty()) break;
+    if (attempt == 0) s.retested = slow;
+    for (const judge::SlowPair& p : slow) scanner.measure_alone(p, s.final);
+  }
+  s.verdict = judge::judge_pairs(s.final.bw_gbps, s.final.lat_us, limits);
+  s.lines = judge::verdict_lines(s.verdict, s.final.bw_gbps, s.final.lat_us, s.labels, limits);
+  s.wrong = scanner.wrong();
+  return s;
 }
 
 }  // namespace ccb::cli

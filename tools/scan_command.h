@@ -7,6 +7,9 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "job/rank_job.h"
+#include "judge/pair_scan.h"
+#include "report/plot.h"
 #include "run_command.h"
 
 namespace ccb::cli {
@@ -22,9 +25,29 @@ struct ScanCommand {
   int retests = 1;
 };
 
+struct PairFigures {
+  judge::PairMatrix bw_gbps, lat_us;  // GB/s each way; one-way microseconds
+};
+
+struct ScanOutcome {
+  std::vector<std::string> labels;
+  std::vector<std::vector<int>> rounds;
+  PairFigures first, final;
+  std::vector<judge::SlowPair> retested;
+  judge::ScanVerdict verdict;
+  std::vector<std::string> lines;
+  uint64_t wrong = 0;
+  bool pass() const { return verdict.pass() && wrong == 0; }
+};
+
 void add_scan_options(CLI::App& scan, ScanCommand& c);
 // Before any rank starts (world: the ranks there will be), and again on each rank.
 void validate_scan(const ScanCommand& c, int world, bool writes_outputs);
 int run_scan_rank(const ScanCommand& c);
+// The scan within a job (ccbench qualify runs one): every rank calls it; all get the
+// same outcome. `progress`: rank 0 prints each round.
+ScanOutcome measure_scan(const ScanCommand& c, RankContext& rank, bool progress);
+// The bandwidth matrix as a heatmap (Gbit/s).
+report::Plot scan_heatmap(const ScanOutcome& s);
 
 }  // namespace ccb::cli

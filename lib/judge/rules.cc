@@ -11,6 +11,7 @@
 #include "core/files.h"
 #include "core/units.h"
 #include "judge/statistics.h"
+#include "judge/yaml_fields.h"
 
 namespace ccb::judge {
 namespace {
@@ -30,16 +31,6 @@ constexpr MetricName kChangeMetrics[] = {{"busbw", Metric::kBusbw}, {"time", Met
 const char* kMetricHelp =
     "use busbw_GBps, algbw_GBps, time_us, p50_us, p99_us, link_util_pct or wrong with >= <= > < == and a number; "
     "'busbw change >= -5%' (also time, p50, p99) against --baseline; or 'present'";
-
-[[noreturn]] void refuse(const std::string& source, const YAML::Mark& at, const std::string& field, const std::string& why) {
-  throw_invalid(source + ":" + std::to_string(at.line + 1) + ":" + std::to_string(at.column + 1) + ": " + field + ": " + why);
-}
-
-// A scalar's text; anything else (a list or map where text belongs) is refused.
-std::string text_of(const std::string& source, const YAML::Node& n, const std::string& field) {
-  if (!n.IsScalar()) refuse(source, n.Mark(), field, "expected a plain value here, not a list or map");
-  return n.Scalar();
-}
 
 Bound parse_bound(const std::string& text) {
   Bound b;
@@ -61,15 +52,6 @@ Bound parse_bound(const std::string& text) {
   if (!std::isfinite(b.value)) throw_invalid("'" + text + "': the number is not finite");
   if (b.change != (m[5] == "%")) throw_invalid("'" + text + "': a change is in percent ('busbw change >= -5%'), and only a change is");
   return b;
-}
-
-uint64_t size_of(const std::string& source, const YAML::Node& n, const std::string& field) {
-  const std::string text = text_of(source, n, field);
-  try {
-    return parse_bytes(text);
-  } catch (const std::exception& e) {
-    refuse(source, n.Mark(), field, e.what());
-  }
 }
 
 Selector parse_selector(const std::string& source, const YAML::Node& n) {
@@ -189,7 +171,7 @@ RuleOutcome judge_one(const Rule& r, const Measured& m, const ResultFile& result
   return o;
 }
 
-std::vector<Rule> parse_rule_list(const YAML::Node& root, const std::string& source);
+std::vector<Rule> parse_rule_list(const YAML::Node& root, const std::string& source, const std::vector<std::string>& other_fields);
 
 }  // namespace
 
@@ -201,9 +183,9 @@ bool Selector::matches(const Measured& m) const {
          (sizes.empty() || std::find(sizes.begin(), sizes.end(), m.bytes) != sizes.end());
 }
 
-std::vector<Rule> parse_rules(const std::string& yaml, const std::string& source) {
+std::vector<Rule> parse_rules(const std::string& yaml, const std::string& source, const std::vector<std::string>& other_fields) {
   try {
-    return parse_rule_list(YAML::Load(yaml), source);
+    return parse_rule_list(YAML::Load(yaml), source, other_fields);
   } catch (const YAML::Exception& e) {  // not YAML, or a node of a kind yaml-cpp cannot convert
     refuse(source, e.mark, "YAML", e.msg);
   }
@@ -211,11 +193,14 @@ std::vector<Rule> parse_rules(const std::string& yaml, const std::string& source
 
 namespace {
 
-std::vector<Rule> parse_rule_list(const YAML::Node& root, const std::string& source) {
+std::vector<Rule> parse_rule_list(const YAML::Node& root, const std::string& source, const std::vector<std::string>& other_fields) {
   if (!root.IsMap() || !root["rules"] || !root["rules"].IsSequence())
     refuse(source, root.Mark(), "rules", "a rule file is a map whose 'rules:' is a list (see the README's Thresholds)");
-  for (const auto& kv : root)
-    if (text_of(source, kv.first, "field") != "rules") refuse(source, kv.first.Mark(), kv.first.Scalar(), "unknown field: only 'rules'");
+  for (const auto& kv : root) {
+    const std::string field = text_of(source, kv.first, "field");
+    if (field != "rules" && std::find(other_fields.begin(), other_fields.end(), field) == other_fields.end())
+      refuse(source, kv.first.Mark(), kv.first.Scalar(), other_fields.empty() ? "unknown field: only 'rules'" : "unknown field");
+  }
   std::vector<Rule> rules;
   for (const auto& n : root["rules"]) rules.push_back(parse_rule(source, n, rules.size()));
   if (rules.empty()) refuse(source, root["rules"].Mark(), "rules", "the list is empty");

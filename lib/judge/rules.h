@@ -60,7 +60,10 @@ struct Rule {
 
 // Throws kInvalidArgument "<file>:<line>:<column>: <field>: <what is wrong and the fix>".
 std::vector<Rule> load_rules(const std::string& path);
-std::vector<Rule> parse_rules(const std::string& yaml, const std::string& source);
+// `other_fields`: top-level fields besides 'rules' that the text may hold (a qualify
+// spec's battery); they are left to the caller.
+std::vector<Rule> parse_rules(const std::string& yaml, const std::string& source,
+                              const std::vector<std::string>& other_fields = {});
 
 struct RuleOutcome {
   Rule rule;             // a copy: an outcome outlives any list of rules

@@ -99,7 +99,7 @@ std::vector<Series> series_of(const std::vector<judge::ResultFile>& files, Figur
 std::vector<Plot> report_plots(const ReportInput& in) {
   std::vector<Plot> plots;
   auto add = [&](Plot p) {
-    if (!p.series.empty() || !p.bars.empty()) plots.push_back(std::move(p));
+    if (!p.series.empty() || !p.bars.empty() || !p.cells.empty()) plots.push_back(std::move(p));
   };
   add({.name = "busbw", .title = "Bus bandwidth against size (median pass)", .xlabel = "message size",
        .ylabel = "bus bandwidth (GB/s)", .series = series_of(in.files, &busbw, false)});

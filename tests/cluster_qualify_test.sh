@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# `ccbench scan` and `ccbench run --hops` on the emulated 4-host cluster: with host 2's
-# cable at 60% of the others the scan names host 2 and exits 1, and the ring's slowest
-# hop goes into or out of host 2, a straggler; with equal cables the scan passes and no
-# hop is a straggler; with 5 ms held on what host 1 receives the scan names host 1 for
+# `ccbench scan`, `ccbench run --hops` and `ccbench qualify` on the emulated 4-host
+# cluster: with host 2's cable at 60% of the others the scan names host 2 and exits 1,
+# the ring's slowest hop goes into or out of host 2, a straggler, and qualify fails,
+# naming host 2 and the rule; with equal cables the scan and qualify pass and no hop is
+# a straggler; with 5 ms held on what host 1 receives the scan names host 1 for
 # latency. The verdicts are what is asserted, never a speed. --spin-us 0: four ranks share this machine's cores, and a rank that
 # busy-polls would hold the core its peer needs.
-# Usage: cluster_scan_test.sh CCBENCH CLUSTER DELAY_QUEUE. Exit 77 (skip) without root.
+# Usage: cluster_qualify_test.sh CCBENCH CLUSTER DELAY_QUEUE SPEC. Exit 77 (skip) without root.
 set -uo pipefail
-ccbench=$1 cluster=$2
+ccbench=$1 cluster=$2 spec=$4
 export CCB_DELAY_QUEUE=$3
 source "$(dirname "${BASH_SOURCE[0]}")/require_netns.sh"
 prefix=ccbs$$ work=$(mktemp -d)
@@ -38,12 +39,26 @@ hops() {
     >"$work/$1-hops.txt" 2>&1 || { cat "$work/$1-hops.txt"; fail "$1: the --hops run failed"; }
   grep "slowest hop" "$work/$1-hops.txt"
 }
+# qualify NAME EXPECTED_STATUS: the spec's battery; its verdicts in $work/NAME-qualify.txt.
+qualify() {
+  local status=0
+  c run --port $((29800 + RANDOM % 100)) -- "$ccbench" qualify --spec "$spec" --spin-us 0 --junit "$work/$1.xml" \
+    >"$work/$1-qualify.txt" 2>&1 || status=$?
+  grep -E "^(FAIL|qualify:)" "$work/$1-qualify.txt"
+  [[ $status == "$2" ]] || { cat "$work/$1-qualify.txt"; fail "$1: qualify exited $status, not $2"; }
+}
 hops slow-host
+qualify slow-host 1
+grep -q "^FAIL  scan: no slow host or cable .*host rank 2 (host .*ccbs$$h2e) is slow with every peer (bandwidth).*rule: bandwidth below 0.93 x the median" \
+  "$work/slow-host-qualify.txt" || fail "qualify did not fail naming host 2 and the rule"
+grep -q "<failure" "$work/slow-host.xml" || fail "the JUnit XML holds no failure"
 grep -Eq "slowest hop: rank (1 .*ccbs$$h1e.* -> rank 2|2 .*ccbs$$h2e.* -> rank 3).*: a straggler" "$work/slow-host-hops.txt" ||
   fail "--hops did not name a hop into or out of host 2 as a straggler"
 
 c up --hosts 4 --rate 2gbit >/dev/null || fail "cluster up"
 hops equal
+qualify equal 0
+grep -q "^qualify: PASS" "$work/equal-qualify.txt" || fail "qualify did not pass equal cables"
 grep -q "no straggler above" "$work/equal-hops.txt" || fail "--hops called a straggler on equal cables"
 scan equal 0
 grep -q "^scan: PASS: 6 pairs" "$work/equal.txt" || fail "equal cables did not pass"
