@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "process_util.h"
@@ -111,4 +112,42 @@ TEST_CASE("scan on 2 ranks: both matrices, a PASS line, its JSON and a heatmap",
   CHECK(j["bw_gbps"][0][0].is_null());
   CHECK(j["hosts"].size() == 2);
   CHECK(std::filesystem::file_size(svg) > 1000);
+}
+
+TEST_CASE("qualify: a bad spec or a test the job cannot run is one line and exit 2, before any rank starts", "[cli][qualify][errors]") {
+  TempDir tmp;
+  const std::string unknown = tmp.path + "/unknown.yaml", odd = tmp.path + "/odd.yaml", size = tmp.path + "/size.yaml";
+  std::ofstream(unknown) << "transport: tcp\nbattery:\n  - iperf: {}\nrules:\n  - name: r\n    require: wrong == 0\n";
+  std::ofstream(odd) << "transport: tcp\nbattery:\n  - p2p: bw\n    sizes: [1M]\nrules:\n  - name: r\n    require: wrong == 0\n";
+  std::ofstream(size) << "transport: tcp\nbattery:\n  - collective: allreduce\n    sizes: [6]\nrules:\n  - name: r\n    require: wrong == 0\n";
+  for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"qualify", "--spec", unknown}, "unknown.yaml:3:5: iperf: unknown test"},
+           {{"qualify", "--spec", odd, "--np", "3"}, "odd.yaml:3: p2p_bw runs in pairs and 3 ranks leave one out"},
+           {{"qualify", "--spec", size}, "size.yaml:3: size 6 B is not a multiple of 4 B"},
+           {{"qualify", "--spec", odd, "--transport", "verbs"}, "--transport verbs but the spec qualifies tcp: drop --transport"},
+           {{"qualify", "--spec", tmp.path + "/missing.yaml"}, "missing.yaml"},
+       }) {
+    ProcessResult r = run_process(ccbench(args));
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains(says));
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  }
+}
+
+TEST_CASE("qualify on one machine: every kind of test, verdicts, JSON and JUnit", "[cli][qualify]") {
+  TempDir tmp;
+  const std::string js = tmp.path + "/q.json", xml = tmp.path + "/q.xml";
+  ProcessResult r = run_process(ccbench({"qualify", "--spec", std::string(CCB_FIXTURES) + "/qualify-local.yaml", "--json", js,
+                                         "--junit", xml}));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("# qualify 6 of 6: scan") && Catch::Contains("pass  scan: no slow host or cable") &&
+                           Catch::Contains("pass  manifest: no warnings") && Catch::Contains("qualify: PASS: loopback"));
+  json j = read_json(js);
+  CHECK(j["complete"] == true);
+  std::set<std::string> kinds;
+  for (const json& res : j["results"]) kinds.insert(res["collective"].get<std::string>());
+  CHECK(kinds == std::set<std::string>{"p2p_bw", "p2p_lat", "allreduce"});
+  CHECK(std::filesystem::file_size(xml) > 100);
 }
