@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "json_file.h"
 #include "process_util.h"
 #include "temp_dir.h"
 
@@ -17,13 +18,6 @@ using namespace ccb::test;
 using nlohmann::json;
 
 namespace {
-
-json read_json(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return json::parse(s.str());
-}
 
 ProcessResult p2p(std::vector<std::string> args) {
   args.insert(args.begin(), "p2p");

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "bootstrap/local_launcher.h"
+#include "json_file.h"
 #include "process_util.h"
 
 using namespace ccb;
@@ -20,13 +21,6 @@ using nlohmann::json;
 namespace {
 
 std::string temp_path(const std::string& name) { return "/tmp/ccb-cli-" + std::to_string(getpid()) + "-" + name; }
-
-json read_json(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return json::parse(s.str());
-}
 
 void write_text(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 

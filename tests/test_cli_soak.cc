@@ -12,23 +12,13 @@
 #include <thread>
 
 #include "core/units.h"
+#include "json_file.h"
 #include "process_util.h"
 #include "temp_dir.h"
 
 using namespace ccb;
 using namespace ccb::test;
 using nlohmann::json;
-
-namespace {
-
-json read_json(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return json::parse(s.str());
-}
-
-}  // namespace
 
 TEST_CASE("a soak whose data is corrupted reports the first wrong element, rank and offset, and goes on", "[cli][soak]") {
   TempDir tmp;
