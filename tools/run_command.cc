@@ -147,6 +147,7 @@ JobInfo job_info(const RunCommand& c, const Bootstrap& b, const Transport& t) {
   j.repeat = c.repeat;
   j.samples = c.samples;
   j.manifest.governor = read_governor("/");
+  j.manifest.rdma_core = read_rdma_core_version("/");
   if (!j.link.nic.empty()) j.manifest.nics.push_back(read_nic_manifest("/", j.link.nic));
   j.warnings = manifest_warnings("/", j.manifest, allowed_cpus());
   return j;

@@ -59,6 +59,14 @@ std::vector<int> parse_cpu_list(const std::string& text) {
   return out;
 }
 
+int read_port(const std::string& s) {
+  try {
+    return std::stoi(s);
+  } catch (const std::exception&) {
+    return 1;
+  }
+}
+
 // The PCI device directory behind a netdev or an RDMA device.
 fs::path device_dir(const fs::path& root, const std::string& name, bool rdma) {
   return root / "sys/class" / (rdma ? "infiniband" : "net") / name / "device";
@@ -66,7 +74,7 @@ fs::path device_dir(const fs::path& root, const std::string& name, bool rdma) {
 
 }  // namespace
 
-NicManifest read_nic_manifest(const std::string& root, const std::string& nic) {
+NicManifest read_nic_manifest(const std::string& root, const std::string& nic, const PfcReader& pfc) {
   NicManifest m;
   const std::string name = nic.substr(0, nic.find(':'));
   const bool rdma = nic.find(':') != std::string::npos || fs::exists(fs::path(root) / "sys/class/infiniband" / name);
@@ -83,8 +91,12 @@ NicManifest read_nic_manifest(const std::string& root, const std::string& nic) {
   m.pcie_width = read_int(dev / "current_link_width");
   m.pcie_max_width = read_int(dev / "max_link_width");
   m.numa_node = read_int(dev / "numa_node");
+  m.iommu = read_iommu_type(dev.string());
   if (rdma) m.firmware = read_line(fs::path(root) / "sys/class/infiniband" / name / "fw_ver");
   else m.mtu = read_int(fs::path(root) / "sys/class/net" / name / "mtu");
+  const size_t colon = nic.find(':');
+  const int port = colon == std::string::npos ? 1 : std::max(1, read_port(nic.substr(colon + 1)));
+  if (rdma && is_roce_port(root, name, port)) m.roce = read_roce_qos(root, name, port, pfc);
   return m;
 }
 
@@ -134,6 +146,24 @@ std::vector<std::string> placement_warnings(const std::string& root, const HostM
   return out;
 }
 
+// What costs an RDMA device its rate or its losslessness.
+static std::vector<std::string> rdma_warnings(const NicManifest& n) {
+  std::vector<std::string> out;
+  const bool rdma = !n.firmware.empty() || n.roce;
+  if (rdma && (n.iommu == "DMA" || n.iommu == "DMA-FQ"))
+    out.push_back("the IOMMU translates " + n.name + "'s DMA (iommu_group type " + n.iommu +
+                  "), which costs RDMA on every page it touches: boot with iommu=pt to pass it through");
+  if (n.roce && n.roce->pfc_enabled == 0) {
+    const bool ecn = n.roce->ecn_np > 0 || n.roce->ecn_rp > 0;
+    out.push_back("RoCE on " + n.name + " (" + n.roce->netdev + ") with PFC off on every priority" +
+                  (ecn ? ", so only ECN (priorities " + priorities_text(n.roce->ecn_rp) + ") guards against drops"
+                       : " and no ECN: a dropped packet stalls RDMA until its retransmit timeout") +
+                  ": enable PFC on the RoCE priority (mlnx_qos -i " + n.roce->netdev + " --pfc 0,0,0,1,0,0,0,0) and "
+                  "on the switch");
+  }
+  return out;
+}
+
 std::vector<std::string> manifest_warnings(const std::string& root, const HostManifest& m, const std::vector<int>& rank_cpus) {
   std::vector<std::string> out;
   if (m.governor == "powersave")
@@ -146,6 +176,7 @@ std::vector<std::string> manifest_warnings(const std::string& root, const HostMa
     if (gts(n.pcie_speed) > 0 && gts(n.pcie_speed) < gts(n.pcie_max_speed))
       out.push_back(n.name + "'s PCIe link runs at " + n.pcie_speed + " of " + n.pcie_max_speed +
                     ": check the slot and the BIOS link settings");
+    for (std::string& w : rdma_warnings(n)) out.push_back(std::move(w));
   }
   for (std::string& w : placement_warnings(root, m, rank_cpus)) out.push_back(std::move(w));
   return out;

@@ -32,14 +32,26 @@ static ordered latency_json(const LatencyStats& s) {
                  {"max", s.max}, {"mean", s.mean}, {"stdev", s.stdev}, {"cv", s.cv}};
 }
 
+static ordered number_or_null(int v) { return v < 0 ? ordered(nullptr) : ordered(v); }
+
+// RoCE's lossless settings: bitmaps as priority lists ("3"), null where unknown.
+static ordered roce_json(const std::optional<RoceQos>& q) {
+  if (!q) return nullptr;
+  auto prios = [](int bits) { return bits < 0 ? ordered(nullptr) : ordered(priorities_text(bits)); };
+  return ordered{{"netdev", q->netdev}, {"pfc", prios(q->pfc_enabled)}, {"ecn_np", prios(q->ecn_np)},
+                 {"ecn_rp", prios(q->ecn_rp)}, {"tos", number_or_null(q->tos)},
+                 {"dscp", q->tos < 0 ? ordered(nullptr) : ordered(q->tos >> 2)},
+                 {"traffic_class", number_or_null(q->traffic_class)}};
+}
+
 static ordered manifest_json(const HostManifest& m) {
   ordered nics = ordered::array();
   for (const NicManifest& n : m.nics)
     nics.push_back({{"name", n.name}, {"driver", n.driver}, {"firmware", n.firmware}, {"pci_id", n.pci_id},
                     {"pci_address", n.pci_address}, {"pcie_speed", n.pcie_speed}, {"pcie_max_speed", n.pcie_max_speed},
                     {"pcie_width", n.pcie_width}, {"pcie_max_width", n.pcie_max_width}, {"numa_node", n.numa_node},
-                    {"mtu", n.mtu}});
-  return ordered{{"governor", m.governor}, {"nics", nics}};
+                    {"mtu", n.mtu}, {"iommu", n.iommu}, {"roce", roce_json(n.roce)}});
+  return ordered{{"governor", m.governor}, {"rdma_core", m.rdma_core}, {"nics", nics}};
 }
 
 static ordered job_json(const JobInfo& j) {
