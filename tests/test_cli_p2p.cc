@@ -78,6 +78,9 @@ TEST_CASE("bad p2p and scan input: one line, exit 2, before any rank starts", "[
            {{"p2p", "--window", "0"}, "--window must be between 1 and 4096"},
            {{"p2p", "--test", "write"}, "--test"},
            {{"run", "--collective", "p2p_bw", "--np", "2", "--in-place"}, "--in-place does not apply to p2p_bw"},
+           {{"p2p", "--sweep", "qps=2"}, "--sweep qps= needs --transport verbs: use streams= for tcp"},
+           {{"p2p", "--sweep", "streams=0"}, "--sweep streams=0: give 1 to 64"},
+           {{"p2p", "--sweep", "streams"}, "--sweep 'streams' must be qps=1,2,4 (verbs) or streams=1,2,4 (tcp, ipoib)"},
            {{"scan", "--np", "1"}, "scan measures pairs of hosts and needs at least 2, one rank on each, not 1"},
            {{"scan", "--bw-size", "0"}, "--bw-size must be between 1 B and 1G"},
            {{"scan", "--bw-frac", "1.5"}, "--bw-frac"},
@@ -144,4 +147,19 @@ TEST_CASE("qualify on one machine: every kind of test, verdicts, JSON and JUnit"
   for (const json& res : j["results"]) kinds.insert(res["collective"].get<std::string>());
   CHECK(kinds == std::set<std::string>{"p2p_bw", "p2p_lat", "allreduce"});
   CHECK(std::filesystem::file_size(xml) > 100);
+}
+
+TEST_CASE("p2p --sweep streams=1,2: the sizes once per setting, each its own transport and its own key", "[cli][p2p]") {
+  TempDir tmp;
+  const std::string js = tmp.path + "/sweep.json";
+  ProcessResult r = p2p({"--sweep", "streams=1,2", "--sizes", "64K", "-n", "5", "--json", js});
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("p2p_bw streams=2 transport=[tcp streams=2"));
+  json j = read_json(js);
+  REQUIRE(j["results"].size() == 2);
+  CHECK(j["results"][0]["variant"] == "streams=1");
+  CHECK(j["results"][1]["variant"] == "streams=2");
+  ProcessResult same = run_process(ccbench({"compare", js, js}));
+  CHECK_THAT(same.output, Catch::Contains("p2p_bw direct tcp streams=2 uint8"));
 }

@@ -17,6 +17,7 @@
 #include "run_rules.h"
 #include "runner/result_record.h"
 #include "runner/step_runner.h"
+#include "transport_sweep.h"
 
 namespace ccb::cli {
 namespace {
@@ -130,6 +131,7 @@ bootstrap::JobFingerprint RunCommand::fingerprint(int world_size) const {
   add_field(f, "--window", std::to_string(window));
   add_field(f, "--hops", hops ? "yes" : "no");
   add_field(f, "--duration", duration.empty() ? "none" : duration);
+  add_field(f, "--sweep", sweep.empty() ? "none" : sweep);
   add_field(f, "--algo", algos + (tune ? " (--tune)" : ""));
   add_field(f, "-n", or_auto(iters));
   add_field(f, "-w", warmup < 0 ? "auto" : std::to_string(warmup));
@@ -246,6 +248,11 @@ void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const 
   if (repeat < 1 || repeat > kMaxRepeat) throw_invalid("--repeat must be between 1 and " + std::to_string(kMaxRepeat));
   if (bind_numa && bind_cores) throw_invalid("--bind-numa and --bind-cores both choose the CPUs: give one of them");
   if (!duration.empty()) check_soak(*this, algorithms);
+  if (!sweep.empty()) {
+    parse_transport_sweep(sweep, transport.name);
+    if (!duration.empty() || repeat > 1 || hops || retries > 0)
+      throw_invalid("--sweep runs each setting once: drop --duration, --repeat, --hops and --retries");
+  }
   if (hops && (!profiles.empty() || !trace.empty()))
     throw_invalid("--hops times the ring of a sweep: drop --profile/--trace, or drop --hops");
   if (hops && !describe(o.collective).supports(Algorithm::kRing))

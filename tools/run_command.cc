@@ -20,6 +20,7 @@
 #include "run_parallel.h"
 #include "run_rules.h"
 #include "run_soak.h"
+#include "transport_sweep.h"
 #include "runner/hop_report.h"
 #include "runner/pass_order.h"
 #include "runner/result_table.h"
@@ -361,6 +362,8 @@ int run_rank(const RunCommand& cmd) {
     if (!cmd.parallel.empty()) wrong = run_parallel(cmd, rank, root ? &out.record : nullptr);
     else if (!cmd.profiles.empty()) wrong = run_profiles(cmd, comm, boot, out);
     else if (!cmd.trace.empty()) wrong = run_trace(cmd, comm, boot, out);
+    else if (!cmd.sweep.empty())
+      wrong = run_transport_sweep(cmd, rank, root ? &out.table : nullptr, root ? &out.record : nullptr);
     else if (!cmd.duration.empty()) {
       std::string stopped_by;
       wrong = run_soak_sweep(cmd, comm, boot, root ? &out.table : nullptr, root ? &out.record : nullptr, stopped_by);

@@ -24,6 +24,7 @@ struct RunCommand {
   std::string splits;                    // --splits: all_to_allv's matrix file or routing model
   int window = 1;                        // --window: point-to-point messages in flight
   bool pairs = false;                    // --pairs: point-to-point tests on more than 2 ranks
+  std::string sweep;                     // --sweep qps=1,2,4 | streams=1,2,4 (transport_sweep.h)
   int np = 4;
   bool np_given = false;
   bool bind_cores = false;

@@ -20,7 +20,9 @@ std::optional<double> number_or_null(const json& j, const char* key) {
 std::string key_of(const Measured& m) {
   std::ostringstream s;
   if (!m.profile.empty()) s << m.profile << "[" << m.step_algorithm << "]" << (m.what.empty() ? "" : " " + m.what) << ": ";
-  s << m.collective << " " << m.algorithm << " " << m.transport << " " << m.dtype << " " << m.op << " " << m.ranks
+  s << m.collective << " " << m.algorithm << " " << m.transport;
+  if (!m.variant.empty()) s << " " << m.variant;
+  s << " " << m.dtype << " " << m.op << " " << m.ranks
     << " ranks " << m.bytes << " B" << (m.in_place ? " in-place" : "");
   return s.str();
 }
@@ -58,6 +60,7 @@ void read_ccbench(const json& root, ResultFile& f) {
     m.profile = r.value("profile", "");
     if (!m.profile.empty()) m.step_algorithm = r.value("step_algorithm", m.algorithm);
     m.what = r.value("what", "");
+    m.variant = r.value("variant", "");
     m.wrong = r.value("wrong", uint64_t{0});
     m.line_rate_gbps = number_or_null(r, "line_rate_gbps");
     m.link_util_pct = number_or_null(r, "link_util_pct");

@@ -15,6 +15,7 @@ struct Measured {
   std::string key;  // "allreduce ring tcp float sum 4 ranks 1048576 B", profile entries prefixed
   std::string collective, algorithm, transport, dtype, op;
   std::string profile, what, step_algorithm;  // a profile entry: the step's algorithm
+  std::string variant;  // a transport sweep's setting ("qps=2"), part of the key
   int ranks = 0;
   uint64_t bytes = 0;
   bool in_place = false;

@@ -40,6 +40,7 @@ struct RunOptions {
   double line_rate_gbps = 0;  // --line-rate; 0: what the transport's link reports
   int window = 1;             // point-to-point: messages in flight per call (--window)
   bool hops = false;          // time each hop of a ring (--hops; algo/hop_timeline.h)
+  std::string variant;        // a transport sweep's setting ("qps=2"); "" otherwise
 };
 
 // Messages of the call's size that one call moves each way: the window of a windowed

@@ -9,7 +9,7 @@ namespace {
 bool same_key(const ResultRow& a, const ResultRow& b) {
   const RunOptions &x = a.options, &y = b.options;
   return a.profile == b.profile && a.what == b.what && a.step_algorithm == b.step_algorithm && x.collective == y.collective && x.algorithm == y.algorithm &&
-         x.dtype == y.dtype && x.op == y.op && x.in_place == y.in_place && x.window == y.window && a.result.bytes == b.result.bytes;
+         x.dtype == y.dtype && x.op == y.op && x.in_place == y.in_place && x.window == y.window && x.variant == y.variant && a.result.bytes == b.result.bytes;
 }
 
 }  // namespace

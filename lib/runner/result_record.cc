@@ -125,6 +125,7 @@ static ordered result_json(const MeasurementSet::Measurement& m, bool samples) {
             {"dtype", dtype_name(o.dtype)}, {"op", reduce_op_label(o)}, {"in_place", o.in_place},
             {"bytes", median.bytes}, {"count", median.count}};
   if (describe(o.collective).windowed) j["window"] = o.window;
+  if (!o.variant.empty()) j["variant"] = o.variant;
   const ordered median_fields = pass_json(median, false);
   for (const auto& [key, value] : median_fields.items()) j[key] = value;
   j["wrong"] = m.wrong();
