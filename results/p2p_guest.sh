@@ -28,4 +28,8 @@ for s in 8 4096 65536; do pair ib_write_lat "$out/ib_write_lat-$s.txt" -s "$s" -
 "$ccbench" p2p --transport verbs --test bw --sizes 64K,1M,8M --window 64 --json "$out/ccbench-bw.json" > "$out/ccbench-bw.txt" 2>&1
 "$ccbench" p2p --transport verbs --test bidir --sizes 64K,1M,8M --window 64 --json "$out/ccbench-bidir.json" > "$out/ccbench-bidir.txt" 2>&1
 "$ccbench" p2p --transport verbs --test lat --sizes 8,4K,64K -n 1000 --json "$out/ccbench-lat.json" > "$out/ccbench-lat.txt" 2>&1
+# perftest busy-polls its completion queue; ccbench sleeps on the completion channel
+# unless told to poll: both, so the difference is seen.
+"$ccbench" p2p --transport verbs --ib-completion poll --test bw --sizes 64K,1M,8M --window 64 --json "$out/ccbench-bw-poll.json" > "$out/ccbench-bw-poll.txt" 2>&1
+"$ccbench" p2p --transport verbs --ib-completion poll --test lat --sizes 8,4K,64K -n 1000 --json "$out/ccbench-lat-poll.json" > "$out/ccbench-lat-poll.txt" 2>&1
 echo "guest done"

@@ -160,3 +160,33 @@ TEST_CASE("ccbench run --parallel over verbs: three transports per rank on one d
   CHECK_THAT(r.output, Catch::Contains("# parallel llama-tiny tp=2,pp=2,dp=2 (8 ranks)") && Catch::Contains("#wrong 0"));
   unlink(model.c_str());
 }
+
+TEST_CASE("NIC qualification over verbs: p2p bw, lat and a qps sweep, --hops, a short soak; the RoCE manifest", "[verbs][cli][p2p]") {
+  const std::string js = "/tmp/ccb-verbs-p2p-" + std::to_string(getpid()) + ".json";
+  ProcessResult bw = run_process({CCB_CCBENCH, "p2p", "--transport", "verbs", "--sizes", "64K,1M", "-n", "4", "--window", "8",
+                                  "--sweep", "qps=1,2", "--json", js},
+                                 {}, std::chrono::seconds(300));
+  INFO(bw.output);
+  CHECK(bw.status == 0);
+  CHECK_THAT(bw.output, Catch::Contains("p2p_bw qps=2 transport=[verbs rxe0:1") && Catch::Contains("Out of bounds values : 0 OK"));
+  std::ifstream in(js);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  // rxe is RoCE: the manifest reads its port's Ethernet side (PFC: dummy0 has no DCB, unknown).
+  CHECK(j["job"]["manifest"]["nics"][0]["roce"]["netdev"] == "dummy0");
+  CHECK_FALSE(j["job"]["manifest"]["rdma_core"].get<std::string>().empty());
+  unlink(js.c_str());
+  ProcessResult lat = run_process({CCB_CCBENCH, "p2p", "--transport", "verbs", "--test", "lat", "--sizes", "8", "-n", "50"}, {},
+                                  std::chrono::seconds(300));
+  INFO(lat.output);
+  CHECK(lat.status == 0);
+  CHECK_THAT(lat.output, Catch::Contains("t_p99.9"));
+  ProcessResult hops = run_process(verbs_run({"--np", "3", "--algo", "ring", "--hops"}), {}, std::chrono::seconds(300));
+  INFO(hops.output);
+  CHECK(hops.status == 0);
+  CHECK_THAT(hops.output, Catch::Contains("# slowest hop: rank "));
+  ProcessResult soak = run_process({CCB_CCBENCH, "run", "--transport", "verbs", "--np", "2", "--sizes", "1M", "--duration", "3s"},
+                                   {{"CCB_TEST_FAULT", "flip:rank=0,call=2,byte=4"}}, std::chrono::seconds(300));
+  INFO(soak.output);
+  CHECK(soak.status == 1);
+  CHECK_THAT(soak.output, Catch::Contains("soak: first wrong element: rank 0, call 2 (1 MiB)") && Catch::Contains("byte 4 of the output"));
+}
