@@ -53,7 +53,8 @@ void check_item(const QualifyCommand& c, const BatteryItem& item, int world) {
   }
 }
 
-// Rank 0 prints and records; every rank measures.
+// What the rules cannot judge from the record, judged as the battery runs; every rank
+// holds the same outcomes, rank 0 also the heatmap.
 struct Judged {
   std::vector<judge::RuleOutcome> outcomes;  // the scan's and the manifest's, beside the rules'
   std::optional<report::Plot> heatmap;

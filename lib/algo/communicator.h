@@ -47,4 +47,17 @@ class Communicator {
   HopTimeline* hops_ = nullptr;
 };
 
+// Ring passes stamp into `timeline` while this lives (null: nothing is stamped), and
+// never after, even when a call throws.
+class HopRecording {
+ public:
+  HopRecording(Communicator& comm, HopTimeline* timeline) : comm_(comm) { comm_.set_hop_timeline(timeline); }
+  ~HopRecording() { comm_.set_hop_timeline(nullptr); }
+  HopRecording(const HopRecording&) = delete;
+  HopRecording& operator=(const HopRecording&) = delete;
+
+ private:
+  Communicator& comm_;
+};
+
 }  // namespace ccb

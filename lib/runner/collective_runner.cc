@@ -199,9 +199,10 @@ SizeResult CollectiveRunner::run(uint64_t bytes) {
   bootstrap_.barrier();
   auto sent0 = nic_bytes_sent(link_);
   CpuWindow cpu;
-  if (opt_.hops) comm_.set_hop_timeline(&timeline);
-  for (int i = 0; i < res.iters; ++i) mine.iter_us.push_back(time_one() * 1e6);
-  comm_.set_hop_timeline(nullptr);
+  {
+    HopRecording recording(comm_, opt_.hops ? &timeline : nullptr);
+    for (int i = 0; i < res.iters; ++i) mine.iter_us.push_back(time_one() * 1e6);
+  }
   bootstrap_.barrier();  // the window closes when every rank is done
   mine.window_s = cpu.wall_seconds();
   mine.cpu_pct = cpu.percent();
