@@ -12,37 +12,57 @@
 #include <fstream>
 #include <future>
 #include <iostream>
+#include <set>
 #include <thread>
 
 namespace ccb::test {
 
 namespace {
 
+// The child's command line and environment, built before fork: between fork and exec a
+// child of a threaded process may only make async-signal-safe calls. A malloc there
+// (setenv's) can wait forever on a lock another thread held at the fork, as ASan's
+// allocator did. The environment is ours without any launcher or job-id variable,
+// plus `env`.
+struct ChildPlan {
+  std::vector<std::string> env_strings;
+  std::vector<char*> args, envp;
+
+  ChildPlan(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env) {
+    static const std::set<std::string> dropped{
+        "CCB_RANK", "CCB_WORLD_SIZE", "CCB_MASTER_ADDR", "CCB_MASTER_PORT", "CCB_TOKEN", "CCB_LAUNCHED", "RANK",
+        "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "SLURM_JOB_ID",
+        "SLURM_JOBID", "SLURM_STEP_ID", "SLURM_STEPID", "SLURM_PROCID", "SLURM_NTASKS", "TORCHELASTIC_RUN_ID",
+        "OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE"};
+    for (char** e = environ; *e; ++e) {
+      const std::string entry(*e), name = entry.substr(0, entry.find('='));
+      if (!dropped.count(name) && !env.count(name)) env_strings.push_back(entry);
+    }
+    for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
+    for (auto& s : env_strings) envp.push_back(s.data());
+    envp.push_back(nullptr);
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+  }
+};
+
 // In the child: a process group of its own (so a timeout kills the ranks it forked
-// too), output to `out`, no launcher or job-id variable of ours, then exec.
-[[noreturn]] void exec_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env, int out) {
+// too), output to `out`, then exec. Async-signal-safe calls only.
+[[noreturn]] void exec_child(const ChildPlan& plan, int out) {
   setpgid(0, 0);
   dup2(out, 1);
   dup2(out, 2);
-  for (const char* v : {"CCB_RANK", "CCB_WORLD_SIZE", "CCB_MASTER_ADDR", "CCB_MASTER_PORT", "CCB_TOKEN", "CCB_LAUNCHED",
-                        "RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
-                        "SLURM_JOB_ID", "SLURM_JOBID", "SLURM_STEP_ID", "SLURM_STEPID", "SLURM_PROCID", "SLURM_NTASKS",
-                        "TORCHELASTIC_RUN_ID", "OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE"})
-    unsetenv(v);
-  for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  execvp(args[0], args.data());
+  execvpe(plan.args[0], plan.args.data(), plan.envp.data());
   _exit(127);
 }
 
 }  // namespace
 
 pid_t spawn_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env) {
+  const ChildPlan plan(argv, env);
   int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
   pid_t pid = fork();
-  if (pid == 0) exec_child(argv, env, devnull);
+  if (pid == 0) exec_child(plan, devnull);
   close(devnull);
   return pid;
 }
@@ -59,9 +79,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::map<s
                           std::chrono::seconds limit) {
   int pipefd[2];
   if (pipe2(pipefd, O_CLOEXEC) != 0) return {};
+  const ChildPlan plan(argv, env);
   auto t0 = std::chrono::steady_clock::now();
   pid_t pid = fork();
-  if (pid == 0) exec_child(argv, env, pipefd[1]);
+  if (pid == 0) exec_child(plan, pipefd[1]);
   close(pipefd[1]);
   ProcessResult res;
   auto deadline = t0 + limit;
