@@ -249,7 +249,8 @@ int run_qualify_rank(QualifyCommand& c) {
       std::cout << "qualify: " << (status == 0 ? "PASS" : "FAIL") << ": " << c.spec.name << ", " << verdict.failures()
                 << " of " << verdict.outcomes.size() << " checks failed\n" << std::flush;
     }
-    return std::stoi(rank.boot.allgather(std::to_string(status)).front());  // every rank exits as rank 0 judged
+    // Every rank exits as rank 0 judged; anything but its "0" is a failure.
+    return rank.boot.allgather(std::to_string(status)).front() == "0" ? 0 : 1;
   });
 }
 

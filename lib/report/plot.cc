@@ -113,8 +113,12 @@ std::string heatmap(const Plot& p) {
   const double edge = static_cast<double>(p.cells.size()) - 0.5;
   s << "unset grid\nset xrange [-0.5:" << number(edge) << "]\nset yrange [" << number(edge) << ":-0.5]\n"
     << "set xtics (" << tics << ") rotate by -30\nset ytics (" << tics << ")\n"
+    << "set cbrange [0:*]\n"  // from zero: red means slow, not merely the slowest of equals
     << "set palette defined (0 '#d7301f', 0.5 '#fee08b', 1 '#1a9850')\nset cblabel " << quoted(p.ylabel) << "\n"
-    << "plot $cells using 1:2:3 with image notitle, $cells using 1:2:(sprintf('%.3g', $3)) with labels notitle\n";
+    // pixels: one flat square per pair (an SVG image is otherwise smoothed across
+    // cells); the diagonal (a host with itself, NaN) is left blank and unlabelled.
+    << "unset key\nplot $cells using 1:2:3 with image pixels notitle, "
+       "$cells using 1:2:($1 == $2 ? '' : sprintf('%.3g', $3)) with labels notitle\n";
   return s.str();
 }
 
