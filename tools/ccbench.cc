@@ -11,6 +11,7 @@
 #include "check_command.h"
 #include "compare_command.h"
 #include "history_command.h"
+#include "model_command.h"
 #include "report_command.h"
 #include "core/error.h"
 #include "job/number_flags.h"
@@ -20,6 +21,7 @@
 #include "p2p_command.h"
 #include "qualify_command.h"
 #include "scan_command.h"
+#include "study_command.h"
 #include "profile_listing.h"
 #include "run_command.h"
 
@@ -132,6 +134,27 @@ int qualify_main(const CLI::App& app, ccb::cli::QualifyCommand& c, const std::ve
   return ccb::launch_or_run({c.base.np, argv, app.count("--spin-us") > 0, false}, preflight, rank);
 }
 
+int study_main(const CLI::App& app, ccb::cli::StudyCommand& c, const std::vector<std::string>& argv) {
+  c.base.argv = argv;
+  if (app.count("--transport") > 0) ccb::throw_invalid("study measures each of --transports tcp,verbs,...: not --transport");
+  if (!c.transports.empty()) ccb::check_transport_flags(app, c.transport_list());
+  if (!c.from.empty() || c.transports.empty()) {
+    ccb::cli::prepare_study(c, true);  // --from, or the error naming both ways
+    return ccb::cli::write_study(c, c.from, c.labels);
+  }
+  auto preflight = [&c] {
+    ccb::cli::prepare_study(c, true);
+    for (const std::string& t : c.transport_list()) {
+      ccb::cli::RunCommand probe = c.base;
+      probe.transport.name = t;
+      probe.validate(c.base.np, c.base.np, false);
+      ccb::check_fd_budget(probe.transport, c.base.np);
+    }
+  };
+  return ccb::launch_or_run({c.base.np, argv, app.count("--spin-us") > 0, false}, preflight,
+                            [&c] { return ccb::cli::run_study_rank(c); });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -161,6 +184,10 @@ int main(int argc, char** argv) {
   CLI::App* qualify = app.add_subcommand("qualify", "Run a qualification spec's battery and judge it: exit 0 pass, 1 fail, 2 bad spec");
   ccb::cli::add_qualify_options(*qualify, qualify_cmd);
   ccb::add_transport_flags(*qualify, qualify_cmd.base.transport);
+  ccb::cli::StudyCommand study_cmd;
+  CLI::App* study = app.add_subcommand("study", "The seed papers' study: LLM profiles over several transports in one table, with plots and a report");
+  ccb::cli::add_study_options(*study, study_cmd);
+  ccb::add_transport_flags(*study, study_cmd.base.transport);
   ccb::LocalLaunch launch_plan;
   double launch_timeout = std::chrono::duration<double>(launch_plan.grace).count();
   CLI::App* launch = app.add_subcommand("launch", "Start N ranks of any program on this host with CCB_* set (like torchrun)");
@@ -174,6 +201,7 @@ int main(int argc, char** argv) {
   judging.push_back(std::make_unique<ccb::cli::CheckCommand>());
   judging.push_back(std::make_unique<ccb::cli::ReportCommand>());
   judging.push_back(std::make_unique<ccb::cli::HistoryCommand>());
+  judging.push_back(std::make_unique<ccb::cli::ModelCommand>());
   std::vector<std::pair<CLI::App*, ccb::cli::Subcommand*>> judging_apps;
   for (auto& command : judging) {
     CLI::App* sub = app.add_subcommand(command->name(), command->summary());
@@ -197,6 +225,7 @@ int main(int argc, char** argv) {
     if (list_profiles && !run_cmd.parallel.empty()) return ccb::cli::list_parallel(std::cout, run_cmd);
     if (list_profiles) return ccb::cli::list_profiles(std::cout, run_cmd.profiles);
     if (qualify->parsed()) return qualify_main(*qualify, qualify_cmd, std::vector<std::string>(argv, argv + argc));
+    if (study->parsed()) return study_main(*study, study_cmd, std::vector<std::string>(argv, argv + argc));
     if (scan->parsed()) return scan_main(*scan, scan_cmd, std::vector<std::string>(argv, argv + argc));
     if (p2p->parsed()) {
       ccb::cli::apply_p2p_test(*p2p, p2p_test, p2p_cmd);

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "core/error.h"
+#include "core/units.h"
 #include "job/number_flags.h"
 
 namespace ccb::cli {
@@ -11,13 +12,7 @@ namespace ccb::cli {
 double parse_percent(const std::string& flag, const std::string& text) {
   std::string digits = text;
   if (!digits.empty() && digits.back() == '%') digits.pop_back();
-  double v = 0;
-  size_t used = 0;
-  try {
-    v = std::stod(digits, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
+  const auto [v, used] = leading_number(digits);
   if (digits.empty() || used != digits.size() || !std::isfinite(v) || v < 0 || v > 1000)
     throw_invalid(flag + " '" + text + "' is not a percentage: write e.g. 5% (or 5)");
   return v / 100;

@@ -328,8 +328,9 @@ static PassOrder agree_order(const RunCommand& cmd, Bootstrap& boot) {
   return PassOrder(std::stoull(boot.allgather(std::to_string(mine)).front()));
 }
 
-int run_rank(const RunCommand& cmd) {
-  LaunchInfo info = detect_launch(process_env());
+int run_rank(const RunCommand& cmd) { return run_rank(cmd, detect_launch(process_env())); }
+
+int run_rank(const RunCommand& cmd, const LaunchInfo& info) {
   if (cmd.np_given && info.source != "single" && info.world_size != cmd.np)
     throw_invalid("--np " + std::to_string(cmd.np) + " but the launcher (" + info.source + ") started " +
                   std::to_string(info.world_size) + " ranks: drop --np or make them agree");

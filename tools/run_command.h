@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "bootstrap/launch_env.h"
 #include "bootstrap/store_hello.h"
 #include "profiles/profile.h"
 #include "runner/collective_runner.h"
@@ -77,5 +78,8 @@ JobInfo job_info(const RunCommand& c, const Bootstrap& b, const Transport& t);
 
 // The job of one rank; returns its exit status.
 int run_rank(const RunCommand& cmd);
+// The same in a job the caller places (a study runs one job per transport, each on its
+// own store port).
+int run_rank(const RunCommand& cmd, const LaunchInfo& info);
 
 }  // namespace ccb::cli

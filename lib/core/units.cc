@@ -86,6 +86,27 @@ double parse_duration_s(std::string_view s, std::string_view flag) {
   return n * per;
 }
 
+LeadingNumber leading_number(const std::string& text) {
+  LeadingNumber n;
+  try {
+    n.value = std::stod(text, &n.used);
+  } catch (const std::exception&) {
+    n = {};
+  }
+  return n;
+}
+
+double parse_latency_us(std::string_view s, std::string_view flag) {
+  const std::string text(s);
+  const auto [v, used] = leading_number(text);
+  const std::string unit = text.substr(used);
+  const double per = unit.empty() || unit == "us" ? 1 : unit == "ns" ? 1e-3 : unit == "ms" ? 1e3 : unit == "s" ? 1e6 : -1;
+  const double us = v * per;
+  if (used == 0 || per < 0 || !(us >= 0) || us > 1e7)
+    throw_invalid(std::string(flag) + " '" + text + "' must be a latency up to 10 s: 800ns, 2us, 1.5ms");
+  return us;
+}
+
 std::string format_duration(double seconds) {
   const auto total = static_cast<long long>(seconds < 0 ? 0 : seconds);
   char b[48];

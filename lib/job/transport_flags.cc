@@ -1,5 +1,6 @@
 #include "job/transport_flags.h"
 
+#include <algorithm>
 #include <map>
 
 #include "core/error.h"
@@ -41,15 +42,23 @@ void add_transport_flags(CLI::App& app, TransportChoice& t) {
   add_verbs_flags(app, t.verbs);
 }
 
-void check_transport_flags(const CLI::App& app, const std::string& transport) {
+void check_transport_flags(const CLI::App& app, const std::vector<std::string>& transports) {
   for (const CLI::Option* o : app.get_options()) {
     const std::string& group = o->get_group();
     if (o->count() == 0 || (group != "TCP" && group != "Verbs" && group != "IPoIB")) continue;
-    bool applies = group == "TCP" ? transport != "verbs" : group == "IPoIB" ? transport == "ipoib" : transport == "verbs";
-    if (!applies)
-      throw_invalid(o->get_name() + (group == "IPoIB" ? " is an " : " is a ") + group +
-                    " flag; it has no effect with --transport " + transport);
+    auto applies = [&group](const std::string& t) {
+      return group == "TCP" ? t != "verbs" : group == "IPoIB" ? t == "ipoib" : t == "verbs";
+    };
+    if (std::any_of(transports.begin(), transports.end(), applies)) continue;
+    std::string names;
+    for (const std::string& t : transports) names += (names.empty() ? "" : ",") + t;
+    throw_invalid(o->get_name() + (group == "IPoIB" ? " is an " : " is a ") + group + " flag; it has no effect with --transport" +
+                  (transports.size() > 1 ? "s " : " ") + names);
   }
+}
+
+void check_transport_flags(const CLI::App& app, const std::string& transport) {
+  check_transport_flags(app, std::vector<std::string>{transport});
 }
 
 }  // namespace ccb

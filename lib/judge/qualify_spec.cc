@@ -40,13 +40,7 @@ std::string number_text(double v) {
 
 double number_in(const std::string& source, const YAML::Node& n, const std::string& field, double lo, double hi) {
   const std::string text = text_of(source, n, field);
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
+  const auto [v, used] = leading_number(text);
   if (used == 0 || used != text.size() || !std::isfinite(v) || v < lo || v > hi)
     refuse(source, n.Mark(), field, "'" + text + "' must be a number from " + number_text(lo) + " to " + number_text(hi));
   return v;

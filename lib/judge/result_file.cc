@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/files.h"
+#include "judge/statistics.h"
 
 namespace ccb::judge {
 namespace {
@@ -47,6 +48,8 @@ void read_ccbench(const json& root, ResultFile& f) {
   f.transport_settings = comparable_settings(job.at("transport").value("settings", ""));
   f.line_rate_gbps = number_or_null(job, "line_rate_gbps");
   const int ranks = job.at("ranks").get<int>();
+  f.transport = transport;
+  f.ranks = ranks;
   for (const json& r : root.at("results")) {
     Measured m;
     m.collective = r.at("collective").get<std::string>();
@@ -68,9 +71,18 @@ void read_ccbench(const json& root, ResultFile& f) {
       for (const json& p : r.at("passes")) add_pass(m, p);
     else
       add_pass(m, r);  // schema 1: one pass, at the top
+    m.count_per_step = r.value("count_per_step", uint64_t{0});
     m.key = key_of(m);
     f.results.push_back(std::move(m));
   }
+  if (root.contains("steps"))
+    for (const json& j : root.at("steps")) {
+      MeasuredStep s{j.value("kind", ""), j.value("name", ""), j.value("summary", ""), j.value("algorithm", ""), {},
+                     j.value("calls", uint64_t{0}), j.value("bytes", uint64_t{0})};
+      if (j.contains("passes_us")) s.comm_us = j.at("passes_us").get<std::vector<double>>();
+      else s.comm_us.push_back(j.at("comm_us").get<double>());
+      f.steps.push_back(std::move(s));
+    }
 }
 
 // bench_collectives: "allreduce/ring/tcp/67108864", or "<profile>/allreduce/ring/tcp/<bytes>";
@@ -145,6 +157,10 @@ std::string without_bare_nan(const std::string& text) {
 }
 
 }  // namespace
+
+double MeasuredStep::median_us() const {
+  return comm_us.empty() ? 0 : summarize_median(comm_us).median;
+}
 
 std::string comparable_settings(const std::string& settings) {
   std::istringstream in(settings);

@@ -23,6 +23,15 @@ struct Measured {
   std::vector<double> samples_us;  // every iteration's time, when kept (--samples)
   std::optional<double> line_rate_gbps, link_util_pct;  // the median pass's
   uint64_t wrong = 0;
+  uint64_t count_per_step = 0;  // a profile entry: its calls per training step
+};
+
+// A step a run summed (a profile's or a trace's communication per training step).
+struct MeasuredStep {
+  std::string kind, name, summary, algorithm;  // "profile", "llama2-7b:ddp", ..., "ring"
+  std::vector<double> comm_us;                  // one value per pass
+  uint64_t calls = 0, bytes = 0;
+  double median_us() const;
 };
 
 struct ResultFile {
@@ -37,6 +46,9 @@ struct ResultFile {
   std::string transport_settings;  // without what differs per host (addresses, GIDs)
   std::optional<double> line_rate_gbps;
   std::vector<Measured> results;
+  std::vector<MeasuredStep> steps;
+  std::string transport;  // "tcp", "verbs" ("" when the file mixes or does not say)
+  int ranks = 0;
 };
 
 // Result files are regular files of at most this size.

@@ -21,6 +21,7 @@ struct ReportInput {
   std::optional<judge::Comparison> comparison;  // the last file against a baseline
   std::optional<judge::RuleReport> rules;
   std::vector<Plot> extra_plots;                 // a history's trends
+  std::string lead_html, lead_markdown;          // a section before the rest (a study's table)
 };
 
 struct ReportOutput {

@@ -149,13 +149,13 @@ ReportOutput build_report(const ReportInput& in) {
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << html_escape(in.title)
     << "</title><style>" << kStyle << "</style></head><body>\n<h1>" << html_escape(in.title) << "</h1>\n"
-    << "<h2>Result files</h2>\n" << files_table(in) << "<h2>Verdicts</h2>\n" << verdict_tables(in)
+    << in.lead_html << "<h2>Result files</h2>\n" << files_table(in) << "<h2>Verdicts</h2>\n" << verdict_tables(in)
     << "<h2>Plots</h2>\n" << figures.str() << "<h2>Results</h2>\n" << results_table(in) << "</body></html>\n";
   out.html = h.str();
   std::ostringstream md;
   md << "# " << in.title << "\n\nResult files:";
   for (const judge::ResultFile& f : in.files) md << " `" << f.path << "`";
-  md << "\n\n";
+  md << "\n\n" << in.lead_markdown;
   if (in.comparison) md << compare_markdown(*in.comparison) << "\n";
   if (in.rules) md << rules_markdown(*in.rules) << "\n";
   md << "## Plots\n\n" << md_figures.str() << "The full report with every result: `index.html`.\n";

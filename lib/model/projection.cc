@@ -1,0 +1,119 @@
+#include "model/projection.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/error.h"
+#include "core/units.h"
+
+namespace ccb::model {
+namespace {
+
+
+const GroupFit* best_group(const FitReport& fit, const std::string& transport, const std::string& collective,
+                           const std::string& algorithm) {
+  if (const GroupFit* all = fit.find({transport, collective, algorithm, 0})) return all;
+  const GroupFit* widest = nullptr;
+  for (const GroupFit& g : fit.groups)
+    if (g.key.transport == transport && g.key.collective == collective && g.key.algorithm == algorithm &&
+        (widest == nullptr || g.key.ranks > widest->key.ranks))
+      widest = &g;
+  return widest;
+}
+
+struct Placement {
+  int local = 1, nodes = 1;  // members per node, nodes spanned
+};
+Placement place(int group, int stride, int gpus_per_node) {
+  const int local = stride >= gpus_per_node ? 1 : std::max(1, std::min(group, gpus_per_node / stride));
+  return {local, std::max(1, group / local)};
+}
+
+}  // namespace
+
+Network Network::from_fit(const FitReport& fit, const std::string& transport) {
+  std::vector<std::string> transports;
+  for (const GroupFit& g : fit.groups)
+    if (std::find(transports.begin(), transports.end(), g.key.transport) == transports.end()) transports.push_back(g.key.transport);
+  std::string chosen = transport;
+  if (chosen.empty() && transports.size() == 1) chosen = transports.front();
+  const GroupFit* ring = chosen.empty() ? nullptr : best_group(fit, chosen, "allreduce", "ring");
+  if (ring == nullptr) {
+    std::string names;
+    for (const std::string& t : transports) names += (names.empty() ? "" : ", ") + t;
+    throw_invalid("--fit holds no allreduce ring fit" + (chosen.empty() ? std::string() : " on " + chosen) +
+                  " (it has: " + names + "): pick one with --transport, or fit a sweep of allreduce --algo ring");
+  }
+  Network n;
+  n.fit_ = fit;
+  n.transport_ = chosen;
+  n.inter_ = ring->segments.back().params;
+  char buf[512];
+  const FitSegment& s = ring->segments.back();
+  std::string ranks;
+  for (int r : ring->ranks_measured) {
+    if (!ranks.empty()) ranks += ',';
+    ranks += std::to_string(r);
+  }
+  std::snprintf(buf, sizeof buf, "fit of %s (ranks %s) on %s (%s): from %s a step, a %.1f us, %.3f GB/s, R2 %.4f",
+                ring->key.describe().c_str(), ranks.c_str(), fit.host.c_str(), fit.machine.c_str(),
+                format_bytes(static_cast<uint64_t>(s.from_message)).c_str(), s.params.alpha_us, s.params.bandwidth_gbps(), s.r2);
+  n.source_ = buf;
+  n.intra_ = n.inter_;
+  return n;
+}
+
+Network Network::given(CostParams inter, std::string describe) {
+  Network n;
+  n.inter_ = n.intra_ = inter;
+  n.source_ = std::move(describe);
+  return n;
+}
+
+Network Network::with_intra(CostParams intra) const {
+  Network n = *this;
+  n.intra_ = intra;
+  return n;
+}
+
+double Network::inter_us(const std::string& collective, const std::string& algorithm, int ranks, double bytes) const {
+  if (fit_)
+    if (const GroupFit* g = best_group(*fit_, transport_, collective, algorithm))
+      return predict_us(collective, algorithm, ranks, bytes, g->segment_for(ranks, bytes).params);
+  return predict_us(collective, algorithm, ranks, bytes, inter_);
+}
+
+double Network::intra_us(const std::string& collective, const std::string& algorithm, int ranks, double bytes) const {
+  return predict_us(collective, algorithm, ranks, bytes, intra_);
+}
+
+std::string Network::extrapolation(int ranks, double max_bytes) const {
+  if (!fit_) return "";
+  const GroupFit* ring = best_group(*fit_, transport_, "allreduce", "ring");
+  const int measured = ring->ranks_measured.empty() ? ring->key.ranks : ring->ranks_measured.back();
+  const double top = ring->largest_bytes();
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%.0fx the %d ranks measured; messages up to %s against %s measured", 
+                static_cast<double>(ranks) / std::max(1, measured), measured,
+                format_bytes(static_cast<uint64_t>(max_bytes)).c_str(), format_bytes(static_cast<uint64_t>(top)).c_str());
+  return buf;
+}
+
+double group_call_us(const Network& net, const std::string& collective, const std::string& algorithm, int group,
+                     int stride, int gpus_per_node, double bytes) {
+  if (group <= 1) return 0;
+  const Placement p = place(group, stride, gpus_per_node);
+  if (p.local == 1) return net.inter_us(collective, algorithm, group, bytes);
+  if (p.nodes == 1) return net.intra_us(collective, algorithm, group, bytes);
+  const double share = bytes / p.local;
+  if (collective == "allreduce")
+    return net.intra_us("reduce_scatter", "ring", p.local, bytes) + net.inter_us("allreduce", algorithm, p.nodes, share) +
+           net.intra_us("all_gather", "ring", p.local, bytes);
+  if (collective == "reduce_scatter")
+    return net.intra_us("reduce_scatter", "ring", p.local, bytes) + net.inter_us("reduce_scatter", "ring", p.nodes, share);
+  if (collective == "all_gather")
+    return net.inter_us("all_gather", "ring", p.nodes, share) + net.intra_us("all_gather", "ring", p.local, bytes);
+  return net.inter_us(collective, algorithm, group, bytes);
+}
+
+}  // namespace ccb::model
