@@ -19,7 +19,8 @@ for run in base new; do
 done
 "$ccbench" report "$dir/new.json" --baseline "$dir/base.json" -o "$dir/report"
 
-# check PAGE: what the browser saw, as "images=N broken=M verdicts=yes|no".
+# check PAGE: what the browser saw, as "images=N broken=M verdicts=yes|no study=T" (T: a
+# study's tables).
 check() {
   cat >"$dir/check.html" <<HTML
 <!DOCTYPE html><html><head><title>pending</title></head><body>
@@ -30,7 +31,8 @@ document.getElementById('r').addEventListener('load', () => {
   const imgs = Array.from(d.images);
   const broken = imgs.filter(i => !i.complete || i.naturalWidth === 0).length;
   const verdicts = d.getElementById('verdicts') && d.getElementById('verdicts').rows.length > 1 ? 'yes' : 'no';
-  document.body.setAttribute('data-result', 'images=' + imgs.length + ' broken=' + broken + ' verdicts=' + verdicts);
+  const study = d.querySelectorAll('table.study').length;
+  document.body.setAttribute('data-result', 'images=' + imgs.length + ' broken=' + broken + ' verdicts=' + verdicts + ' study=' + study);
 });
 </script></body></html>
 HTML
@@ -41,7 +43,7 @@ HTML
 
 seen=$(check "report/index.html")
 echo "report_in_browser: the report: $seen"
-[[ $seen =~ ^images=([0-9]+)\ broken=0\ verdicts=yes$ && ${BASH_REMATCH[1]} -ge 4 ]] || {
+[[ $seen =~ ^images=([0-9]+)\ broken=0\ verdicts=yes\  && ${BASH_REMATCH[1]} -ge 4 ]] || {
   echo "report_in_browser: FAIL: every plot must load and the verdict table be there" >&2
   exit 1
 }
@@ -49,7 +51,7 @@ echo "report_in_browser: the report: $seen"
 sed -e '0,/base64,/s//base64,AAAA/' -e 's/id="verdicts"/id="gone"/' "$dir/report/index.html" >"$dir/report/spoiled.html"
 spoiled=$(check "report/spoiled.html")
 echo "report_in_browser: a spoiled copy: $spoiled"
-[[ $spoiled =~ broken=[1-9] && $spoiled == *verdicts=no ]] || {
+[[ $spoiled =~ broken=[1-9] && $spoiled == *verdicts=no* ]] || {
   echo "report_in_browser: FAIL: the check did not catch a broken image or a missing table" >&2
   exit 1
 }
@@ -61,10 +63,19 @@ if [[ -n ${2:-} ]]; then
   }
   seen=$(check "qualify/index.html")
   echo "report_in_browser: the qualify report: $seen"
-  [[ $seen =~ ^images=([0-9]+)\ broken=0\ verdicts=yes$ && ${BASH_REMATCH[1]} -ge 4 ]] &&
+  [[ $seen =~ ^images=([0-9]+)\ broken=0\ verdicts=yes\  && ${BASH_REMATCH[1]} -ge 4 ]] &&
     grep -q "scan: no slow host or cable" "$dir/qualify/index.html" && grep -q "<testsuite" "$dir/qualify.xml" || {
     echo "report_in_browser: FAIL: the qualify report must load every plot and show its verdicts" >&2
     exit 1
   }
 fi
+# ccbench study's report: its table per profile and its plots (two runs labelled apart).
+"$ccbench" run --np 2 --profile bert-large:ddp --profile gpt2-xl:tp -n 1 -w 0 --json "$dir/profiles.json" >/dev/null
+"$ccbench" study --from "$dir/profiles.json" --label a --from "$dir/profiles.json" --label b -o "$dir/study" >/dev/null
+seen=$(check "study/index.html")
+echo "report_in_browser: the study report: $seen"
+[[ $seen =~ ^images=([0-9]+)\ broken=0\ .*study=2$ && ${BASH_REMATCH[1]} -ge 2 ]] || {
+  echo "report_in_browser: FAIL: the study report must load every plot and show a table per profile" >&2
+  exit 1
+}
 echo "report_in_browser: ok"
