@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "algo/collectives.h"
+#include "json_file.h"
 #include "model/compute_time.h"
 #include "model/fit.h"
 #include "model/projection.h"
@@ -90,6 +91,18 @@ TEST_CASE("the fit recovers a known alpha, beta and gamma within 1%", "[model]")
   const FitReport alone = fit_results({synthetic("allreduce", 4, kTruth)});
   CHECK_THAT(alone.groups[0].gamma_source, Catch::Contains("folded into beta"));
   CHECK(alone.groups[0].segments[0].params.gamma_us_per_byte == 0);
+}
+
+TEST_CASE("the fit of noisy points matches scipy's bounded least squares", "[model]") {
+  // tests/fixtures/fit.json: scipy.optimize.lsq_linear on the same points (its script
+  // says how it was made).
+  const nlohmann::json ref = ccb::test::read_json(std::string(CCB_FIXTURES) + "/fit.json");
+  std::vector<FitPoint> points;
+  for (const auto& p : ref["points"]) points.push_back({p["ranks"].get<int>(), p["bytes"].get<double>(), p["time_us"].get<double>()});
+  const GroupFit g = fit_group({"tcp", "allreduce", "ring", 4}, points);
+  REQUIRE(g.segments.size() == 1);  // 5% of noise is no reason to break
+  CHECK(g.segments[0].params.alpha_us == Approx(ref["alpha_us"].get<double>()).epsilon(1e-6));
+  CHECK(g.segments[0].params.beta_us_per_byte == Approx(ref["beta_us_per_byte"].get<double>()).epsilon(1e-6));
 }
 
 TEST_CASE("the fit over several world sizes, and its file", "[model]") {

@@ -68,11 +68,11 @@ size_t distinct_sizes(const std::vector<FitPoint>& pts) {
 }
 
 // The best single break between two sizes, each side with kMinPoints sizes or more;
-// empty when none fits better than the whole range by half.
+// empty when none cuts the whole range's squared relative error by a quarter.
 std::vector<FitSegment> split_once(const CostFormula& f, const std::vector<FitPoint>& pts, const FitSegment& whole) {
   const double whole_sse = relative_sse(f, whole, pts);
   std::vector<FitSegment> best;
-  double best_sse = whole_sse / 2;
+  double best_sse = whole_sse * 0.75;
   for (size_t k = 1; k < pts.size(); ++k) {
     if (message_bytes(f, pts[k]) == message_bytes(f, pts[k - 1])) continue;  // a break falls between messages
     const std::vector<FitPoint> low(pts.begin(), pts.begin() + static_cast<long>(k));

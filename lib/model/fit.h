@@ -11,7 +11,8 @@
 //
 // Where one formula does not fit the whole range (worst error over 15%: the step from
 // eager to rendezvous, the chunking, TCP's window), the range is split once where that
-// fits best. The split is by the message one step sends (B / A: a ring's S/n), since
+// fits best (when that cuts the squared relative error by a quarter or more). The split
+// is by the message one step sends (B / A: a ring's S/n), since
 // that, not the buffer, is what a transport's regime turns on; so one break holds for
 // every world size.
 // With several world sizes measured, each collective also gets one fit over all of
