@@ -117,6 +117,10 @@ TEST_CASE("the fit over several world sizes, and its file", "[model]") {
   CHECK(back.find({"tcp", "allreduce", "ring", 0})->segments[0].params.alpha_us == Approx(25).epsilon(0.01));
   CHECK_THROWS_WITH(fit_from_json("{\"schema\": \"ccbench.result/2\"}", "x.json"), Catch::Contains("is not a fit"));
   CHECK_THROWS_WITH(fit_from_json("[1,", "x.json"), Catch::Contains("not a fit file"));
+  std::string hostile = fit_json(fit);
+  const std::string bw = "\"bandwidth_gbps\": ";
+  hostile.insert(hostile.find(bw) + bw.size(), "-");  // a negative bandwidth
+  CHECK_THROWS_WITH(fit_from_json(hostile, "x.json"), Catch::Contains("bandwidth_gbps -") && Catch::Contains("must be a finite number above 0"));
 }
 
 TEST_CASE("a sweep one formula cannot fit is split where it breaks", "[model]") {

@@ -1,5 +1,6 @@
 // The fit file ("ccbench.fit/1"): what `model project` reads, so a projection names the
 // fit it came from. Parameters are written in the units people quote (us, GB/s).
+#include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -23,12 +24,21 @@ json segment_json(const FitSegment& s) {
           {"r2", s.r2},                   {"worst_error", s.worst_error}, {"worst_bytes", s.worst_bytes}};
 }
 
+// A fit file may come from anywhere: a parameter that is not a finite, sensible number
+// is refused rather than projected from.
+double parameter(const json& j, const char* key, bool positive) {
+  const double v = j.at(key).get<double>();
+  if (!std::isfinite(v) || v < 0 || (positive && v == 0))
+    throw_invalid(std::string(key) + " " + j.at(key).dump() + " must be a finite number" + (positive ? " above 0" : ", 0 or more"));
+  return v;
+}
+
 FitSegment segment_from(const json& j) {
   FitSegment s;
   s.from_message = j.at("from_message_bytes").get<double>();
   s.to_message = j.at("to_message_bytes").get<double>();
-  s.params = {j.at("alpha_us").get<double>(), per_byte_from_gbps(j.at("bandwidth_gbps").get<double>()),
-              per_byte_from_gbps(j.value("reduce_gbps", 0.0))};
+  s.params = {parameter(j, "alpha_us", false), per_byte_from_gbps(parameter(j, "bandwidth_gbps", true)),
+              j.contains("reduce_gbps") ? per_byte_from_gbps(parameter(j, "reduce_gbps", false)) : 0};
   s.r2 = j.value("r2", 0.0);
   s.worst_error = j.value("worst_error", 0.0);
   s.worst_bytes = j.value("worst_bytes", 0.0);
