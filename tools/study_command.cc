@@ -53,7 +53,7 @@ void add_study_options(CLI::App& sub, StudyCommand& c) {
   sub.add_option("-n,--iters", b.iters, "Timed iterations per call (0: 1 GiB / size, 5..1000)")->check(CLI::Range(0, 100000000));
   sub.add_option("-w,--warmup", b.warmup, "Warm-up iterations per call")->check(CLI::Range(-1, 1000000));
   sub.add_option("--repeat", b.repeat, "Passes over each profile")->check(CLI::Range(1, 10000))->capture_default_str();
-  sub.add_option("--algo", b.algos, "auto, ring, tree or rd")->capture_default_str();
+  sub.add_option("--algo", b.algos, "auto, ring, tree or rd")->check(CLI::IsMember({"auto", "ring", "tree", "rd"}))->capture_default_str();
   sub.add_option("--timeout", b.timeout_s, "Seconds before a silent peer is declared gone")->check(timeout_seconds())->capture_default_str();
   sub.add_option("--spin-us", b.spin_us, "Busy-poll this long before sleeping in epoll")->check(CLI::Range(0, 1000000))->capture_default_str();
   sub.add_option("--line-rate", b.line_rate, "Link rate in bit/s for utilization (100G)");

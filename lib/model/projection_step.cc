@@ -62,9 +62,11 @@ std::vector<ScaleRow> project(const Network& net, const ProjectionInput& in) {
         const std::string collective(collective_name(e.op));
         const int group = collective == "send_recv" ? 2 : load.size;
         const double bytes = static_cast<double>(e.bytes);
-        const double ring = group_call_us(net, collective, collective == "allreduce" ? "ring" : (find_formula(collective, "ring") ? "ring" : "direct"),
-                                          group, load.stride, in.gpus_per_node, bytes);
-        const double tree = collective == "allreduce" ? group_call_us(net, collective, "tree", group, load.stride, in.gpus_per_node, bytes) : ring;
+        // The column's algorithm is AllReduce's; every other collective runs its own.
+        const std::string own = find_formula(collective, "ring") != nullptr ? "ring" : "direct";
+        const double ring = group_call_us(net, collective, own, group, load.stride, in.gpus_per_node, bytes);
+        const double tree =
+            collective == "allreduce" ? group_call_us(net, collective, "tree", group, load.stride, in.gpus_per_node, bytes) : ring;
         row.comm_ring_us += ring * static_cast<double>(e.count);
         row.comm_tree_us += tree * static_cast<double>(e.count);
         row.calls_ring_us.emplace_back(entry_label(e), ring);

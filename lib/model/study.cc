@@ -41,9 +41,10 @@ void set_compute(StudyProfile& p, const ComputeChoice& c, int ranks) {
     p.compute_how = "given: --compute-ms " + fixed(*c.compute_ms, 1);
     return;
   }
-  const size_t colon = p.name.rfind(':');
-  const ModelConfig m = load_model(p.name.substr(0, colon));
-  const bool tp = colon != std::string::npos && parse_mode(p.name.substr(colon + 1)) == ParallelMode::kTensorParallel;
+  const std::string profile = p.name.substr(0, p.name.find(' '));  // without " (ring)"
+  const size_t colon = profile.rfind(':');
+  const ModelConfig m = load_model(profile.substr(0, colon));
+  const bool tp = colon != std::string::npos && parse_mode(profile.substr(colon + 1)) == ParallelMode::kTensorParallel;
   const ComputeTime t = derive_compute_time(m, c.tflops, c.mfu, tp ? ranks : 1);
   p.compute_ms = t.ms;
   p.compute_how = t.how + " (" + c.gpu + ")";
@@ -68,7 +69,9 @@ Study build_study(const std::vector<StudyRun>& runs, const ComputeChoice& comput
     for (const judge::MeasuredStep& step : r.file.steps) {
       if (step.kind != "profile") continue;
       any = true;
-      StudyProfile& p = profile_named(s, step.name, step.summary);
+      // A run of several algorithms (--algo ring,tree) has a step per algorithm.
+      const std::string name = step.name + (step.algorithm == "auto" ? "" : " (" + step.algorithm + ")");
+      StudyProfile& p = profile_named(s, name, step.summary);
       if (p.compute_how.empty()) set_compute(p, compute, r.file.ranks);
       StudyCell cell{r.label, r.file.transport, step.median_us() / 1e3, 0, 0, 0, step.comm_us.size()};
       link_use(r.file, step, cell);

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -123,6 +124,15 @@ std::string heatmap(const Plot& p) {
 }
 
 // Runs gnuplot in `dir` with the script on its standard input, within a time limit.
+// ": LINE", the last line gnuplot wrote to its error file; "" when there is none.
+std::string last_line_of(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  return last.empty() ? "" : ": " + last;
+}
+
 void run_gnuplot(const std::string& dir, const std::string& script) {
   // A socket, not a pipe: send() with MSG_NOSIGNAL cannot raise SIGPIPE when gnuplot is
   // missing and exits before reading, in a process that does not ignore the signal.
@@ -135,6 +145,10 @@ void run_gnuplot(const std::string& dir, const std::string& script) {
     int null = open("/dev/null", O_WRONLY);
     if (null >= 0) dup2(null, 1);
     if (chdir(dir.c_str()) != 0) _exit(126);
+    // gnuplot's warnings ("empty y range" for a single point) are no user's business;
+    // a failure's last line goes into the error.
+    int err = open("stderr.txt", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    if (err >= 0) dup2(err, 2);
     execlp("gnuplot", "gnuplot", static_cast<char*>(nullptr));
     _exit(127);
   }
@@ -159,7 +173,8 @@ void run_gnuplot(const std::string& dir, const std::string& script) {
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
     throw Error(ErrorKind::kSystem, "gnuplot is not installed: apt-get install gnuplot-nox (tools/install-deps.sh does)");
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw Error(ErrorKind::kSystem, "gnuplot failed to draw a plot (status " + std::to_string(WEXITSTATUS(status)) + ")");
+    throw Error(ErrorKind::kSystem, "gnuplot failed to draw a plot (status " + std::to_string(WEXITSTATUS(status)) + ")" +
+                                        last_line_of(dir + "/stderr.txt"));
 }
 
 }  // namespace
