@@ -32,7 +32,8 @@ struct ChildPlan {
     static const std::set<std::string> dropped{
         "CCB_RANK", "CCB_WORLD_SIZE", "CCB_MASTER_ADDR", "CCB_MASTER_PORT", "CCB_TOKEN", "CCB_LAUNCHED", "RANK",
         "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "SLURM_JOB_ID",
-        "SLURM_JOBID", "SLURM_STEP_ID", "SLURM_STEPID", "SLURM_PROCID", "SLURM_NTASKS", "TORCHELASTIC_RUN_ID",
+        "SLURM_JOBID", "SLURM_STEP_ID", "SLURM_STEPID", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_STEP_NODELIST",
+        "SLURM_JOB_NODELIST", "SLURM_NODELIST", "TORCHELASTIC_RUN_ID",
         "OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE"};
     for (char** e = environ; *e; ++e) {
       const std::string entry(*e), name = entry.substr(0, entry.find('='));

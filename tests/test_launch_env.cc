@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 #include <map>
+#include <set>
 
 #include "bootstrap/launch_env.h"
 #include "core/error.h"
@@ -51,4 +52,67 @@ TEST_CASE("bad launch variables name the variable and the fix", "[launch]") {
   CHECK_THROWS_WITH(detect_launch(env_of({{"CCB_RANK", "0"}, {"CCB_WORLD_SIZE", "2"}, {"CCB_MASTER_PORT", "70000"}})),
                     Catch::Contains("CCB_MASTER_PORT"));
   CHECK_THROWS_WITH(detect_launch(env_of({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "2"}})), Catch::Contains("CCB_MASTER_ADDR"));
+}
+
+namespace {
+// A Slurm that knows three nodes by name, each with its own NodeAddr.
+slurm::Directory three_nodes() {
+  slurm::Directory d;
+  d.expand = [](const std::string& list) {
+    if (list != "gpu[1-3]") throw Error(ErrorKind::kInvalidArgument, "unexpected list " + list);
+    return std::vector<std::string>{"gpu1", "gpu2", "gpu3"};
+  };
+  d.address = [](const std::string& node) { return "10.0.0." + node.substr(3); };
+  return d;
+}
+}  // namespace
+
+TEST_CASE("under srun, rank 0's store is the first node's NodeAddr, on a port from the job and step", "[launch][slurm]") {
+  const std::map<std::string, std::string> srun{{"SLURM_PROCID", "1"}, {"SLURM_NTASKS", "3"}, {"SLURM_JOB_ID", "4242"},
+                                                {"SLURM_STEP_ID", "3"}, {"SLURM_STEP_NODELIST", "gpu[1-3]"},
+                                                {"SLURM_JOB_NODELIST", "other[1-9]"}};
+  LaunchInfo i = detect_launch(env_of(srun), three_nodes());
+  CHECK(i.master_addr == "10.0.0.1");
+  CHECK(i.master_port == slurm::kSlurmFirstPort + 242 * 10 + 3);
+  CHECK(i.job_label == "Slurm job 4242.3");
+  // The job's list when the step has none; the user's address and port win.
+  auto without_step = srun;
+  without_step.erase("SLURM_STEP_NODELIST");
+  without_step["SLURM_JOB_NODELIST"] = "gpu[1-3]";
+  CHECK(detect_launch(env_of(without_step), three_nodes()).master_addr == "10.0.0.1");
+  auto chosen = srun;
+  chosen["CCB_MASTER_ADDR"] = "gpu2";
+  chosen["CCB_MASTER_PORT"] = "29999";
+  LaunchInfo c = detect_launch(env_of(chosen), three_nodes());
+  CHECK(c.master_addr == "gpu2");
+  CHECK(c.master_port == 29999);
+  chosen["CCB_MASTER_ADDR"] = "10.0.0.3";  // a node's NodeAddr is one of its names
+  CHECK(detect_launch(env_of(chosen), three_nodes()).master_addr == "10.0.0.3");
+  chosen["CCB_MASTER_ADDR"] = "login1";
+  CHECK_THROWS_WITH(detect_launch(env_of(chosen), three_nodes()),
+                    Catch::Contains("CCB_MASTER_ADDR=login1 is not a node of this Slurm job (gpu[1-3])"));
+  auto no_list = srun;
+  no_list.erase("SLURM_STEP_NODELIST");
+  no_list.erase("SLURM_JOB_NODELIST");
+  CHECK_THROWS_WITH(detect_launch(env_of(no_list), three_nodes()), Catch::Contains("without SLURM_STEP_NODELIST"));
+}
+
+TEST_CASE("Slurm store ports: jobs and steps on one node apart, in 10000..19999", "[launch][slurm]") {
+  std::set<int> ports;
+  for (int job = 100; job < 200; ++job)
+    for (int step = 0; step < 10; ++step) {
+      const int port = slurm::store_port(std::to_string(job), std::to_string(step));
+      CHECK(port >= 10000);
+      CHECK(port < 20000);
+      ports.insert(port);
+    }
+  CHECK(ports.size() == 1000);
+  CHECK(slurm::store_port("42", "4294967294") >= 10000);  // the batch step's id
+  CHECK_THROWS_WITH(slurm::store_port("42x", "0"), Catch::Contains("SLURM_JOB_ID='42x' is not a Slurm id"));
+}
+
+TEST_CASE("Slurm's own hostlist expansion", "[launch][slurm]") {
+  CHECK(slurm::expand_nodelist("node[01-03,07]") == std::vector<std::string>{"node01", "node02", "node03", "node07"});
+  CHECK(slurm::expand_nodelist("a,b[1-2]") == std::vector<std::string>{"a", "b1", "b2"});
+  CHECK_THROWS_WITH(slurm::expand_nodelist("node[3-1]"), Catch::Contains("Slurm cannot expand the nodelist 'node[3-1]'"));
 }

@@ -26,6 +26,9 @@ PACKAGES=(
   # kernel (it has rdma_rxe; this host's may not), a static busybox for the initramfs.
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio gzip
   ibverbs-utils perftest rdmacm-utils lcov
+  # Slurm: libslurm's hostlist and node records for srun's defaults, and a real one-node
+  # Slurm in the tests (tests/slurm_test.sh starts and stops its own daemons).
+  slurmctld slurmd slurm-client libslurm-dev munge
 )
 
 if [ "$(id -u)" != 0 ]; then

@@ -1,5 +1,6 @@
 #include "bootstrap/launch_env.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 
@@ -37,6 +38,27 @@ std::optional<std::string> first_of(const EnvLookup& env, std::initializer_list<
   return std::nullopt;
 }
 
+// Under srun: rank 0's host and port from Slurm (slurm_nodes.h), or the user's
+// CCB_MASTER_ADDR checked against the job's nodes.
+void place_slurm_store(const EnvLookup& env, const slurm::Directory& slurm, bool addr_given, bool port_given,
+                       LaunchInfo& info) {
+  const auto list = first_of(env, {"SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST"});
+  if (!list && !addr_given)
+    throw_invalid("started by srun without SLURM_STEP_NODELIST or SLURM_JOB_NODELIST: set CCB_MASTER_ADDR to rank 0's host");
+  if (list) {
+    const std::vector<std::string> nodes = slurm.expand(*list);
+    if (!addr_given) {
+      info.master_addr = slurm.address(nodes.front());
+    } else if (std::find(nodes.begin(), nodes.end(), info.master_addr) == nodes.end() &&
+               std::none_of(nodes.begin(), nodes.end(), [&](const std::string& n) { return slurm.address(n) == info.master_addr; })) {
+      throw_invalid("CCB_MASTER_ADDR=" + info.master_addr + " is not a node of this Slurm job (" + *list +
+                    "): name one of its nodes, or unset it (rank 0's node is the default)");
+    }
+  }
+  if (auto job = first_of(env, {"SLURM_JOB_ID", "SLURM_JOBID"}); job && !port_given)
+    info.master_port = slurm::store_port(*job, first_of(env, {"SLURM_STEP_ID", "SLURM_STEPID"}).value_or(""));
+}
+
 }  // namespace
 
 EnvLookup process_env() {
@@ -52,7 +74,7 @@ uint64_t token_from_string(const std::string& s) {
   return h;
 }
 
-LaunchInfo detect_launch(const EnvLookup& env) {
+LaunchInfo detect_launch(const EnvLookup& env, const slurm::Directory& slurm) {
   LaunchInfo info;
   info.source = "single";
   for (const Scheme& s : kSchemes) {
@@ -70,12 +92,15 @@ LaunchInfo detect_launch(const EnvLookup& env) {
   // Under mpirun, without an explicit store address, MPI itself does the bootstrap.
   info.use_mpi = info.source == "openmpi" && !addr;
   if (addr) info.master_addr = *addr;
+  const bool port_given = env("CCB_MASTER_PORT") || env("MASTER_PORT");
   if (env("CCB_MASTER_PORT")) info.master_port = parse_int(env, "CCB_MASTER_PORT", 1, 65535);
   else if (env("MASTER_PORT")) info.master_port = parse_int(env, "MASTER_PORT", 1, 65535);
+  if (info.source == "slurm" && info.world_size > 1) place_slurm_store(env, slurm, addr.has_value(), port_given, info);
   JobIdentity id = job_identity(env);
   info.token = id.token;
   info.job_label = id.label;
-  if (info.world_size > 1 && !info.use_mpi && !addr && info.source != "ccbench" && info.source != "torchrun")
+  if (info.world_size > 1 && !info.use_mpi && !addr && info.source != "ccbench" && info.source != "torchrun" &&
+      info.source != "slurm")
     throw_invalid("launched by " + info.source + " without a store address: set CCB_MASTER_ADDR (and CCB_MASTER_PORT) to rank 0's host");
   return info;
 }

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "bootstrap/slurm_nodes.h"
+
 namespace ccb {
 
 struct LaunchInfo {
@@ -22,8 +24,9 @@ struct LaunchInfo {
 using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
 EnvLookup process_env();
 
-// Throws kInvalidArgument naming the variable and the fix.
-LaunchInfo detect_launch(const EnvLookup& env);
+// Throws kInvalidArgument naming the variable and the fix. Under srun, rank 0's store is
+// placed from what `slurm` says (slurm_nodes.h).
+LaunchInfo detect_launch(const EnvLookup& env, const slurm::Directory& slurm = {});
 uint64_t token_from_string(const std::string& s);  // FNV-1a
 
 // Which job this process belongs to, so that no other job's process can join it: the
