@@ -22,7 +22,7 @@ bool has_rdma_device() {
 
 ProcessResult sweep(const std::string& json_path, const std::string& np, const char* collective) {
   return run_process(ccbench({"run", "--np", np, "--collective", collective, "--algo", "ring", "--sizes",
-                              "48K,96K,192K,384K,768K", "-n", "3", "-w", "1", "--json", json_path}));
+                              "48K,192K,768K,3M,12M", "-n", "3", "-w", "1", "--json", json_path}));
 }
 
 }  // namespace

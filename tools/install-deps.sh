@@ -29,6 +29,10 @@ PACKAGES=(
   # Slurm: libslurm's hostlist and node records for srun's defaults, and a real one-node
   # Slurm in the tests (tests/slurm_test.sh starts and stops its own daemons).
   slurmctld slurmd slurm-client libslurm-dev munge
+  # The package: the man page from --help, the .deb's runtime dependencies.
+  help2man dpkg-dev
+  # tests/package_test.sh installs the .deb in a fresh Debian 12 chroot.
+  debootstrap
 )
 
 if [ "$(id -u)" != 0 ]; then

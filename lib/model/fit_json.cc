@@ -19,8 +19,10 @@ constexpr const char* kFitSchema = "ccbench.fit/1";
 double per_byte_from_gbps(double gbps) { return gbps > 0 ? 1e-3 / gbps : 0; }
 
 json segment_json(const FitSegment& s) {
+  // A rate whose per-byte cost the fit found to be 0 is written null: no cost measured.
+  auto rate = [](double per_byte) { return per_byte > 0 ? json(1e-3 / per_byte) : json(nullptr); };
   return {{"from_message_bytes", s.from_message}, {"to_message_bytes", s.to_message},   {"alpha_us", s.params.alpha_us},
-          {"bandwidth_gbps", s.params.bandwidth_gbps()},             {"reduce_gbps", s.params.reduce_gbps()},
+          {"bandwidth_gbps", rate(s.params.beta_us_per_byte)},      {"reduce_gbps", rate(s.params.gamma_us_per_byte)},
           {"r2", s.r2},                   {"worst_error", s.worst_error}, {"worst_bytes", s.worst_bytes}};
 }
 
@@ -37,8 +39,10 @@ FitSegment segment_from(const json& j) {
   FitSegment s;
   s.from_message = j.at("from_message_bytes").get<double>();
   s.to_message = j.at("to_message_bytes").get<double>();
-  s.params = {parameter(j, "alpha_us", false), per_byte_from_gbps(parameter(j, "bandwidth_gbps", true)),
-              j.contains("reduce_gbps") ? per_byte_from_gbps(parameter(j, "reduce_gbps", false)) : 0};
+  auto per_byte = [&j](const char* key) {
+    return !j.contains(key) || j.at(key).is_null() ? 0.0 : per_byte_from_gbps(parameter(j, key, true));
+  };
+  s.params = {parameter(j, "alpha_us", false), per_byte("bandwidth_gbps"), per_byte("reduce_gbps")};
   s.r2 = j.value("r2", 0.0);
   s.worst_error = j.value("worst_error", 0.0);
   s.worst_bytes = j.value("worst_bytes", 0.0);
@@ -113,7 +117,8 @@ std::string fit_table(const FitReport& r) {
       char line[256];
       const std::string range = format_bytes(static_cast<uint64_t>(s.from_message)) + "-" + format_bytes(static_cast<uint64_t>(s.to_message));
       std::snprintf(line, sizeof line, "  %-34s %20s %10s %14s %12s %8s %8s%%  %s\n", g.key.describe().c_str(), range.c_str(),
-                    fixed(s.params.alpha_us, 1).c_str(), fixed(s.params.bandwidth_gbps(), 3).c_str(),
+                    fixed(s.params.alpha_us, 1).c_str(),
+                    s.params.beta_us_per_byte > 0 ? fixed(s.params.bandwidth_gbps(), 3).c_str() : "-",
                     s.params.gamma_us_per_byte > 0 ? fixed(s.params.reduce_gbps(), 2).c_str() : "-",
                     fixed(s.r2, 4).c_str(), fixed(100 * s.worst_error, 1).c_str(),
                     format_bytes(static_cast<uint64_t>(s.worst_bytes)).c_str());

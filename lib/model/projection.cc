@@ -44,6 +44,10 @@ Network Network::from_fit(const FitReport& fit, const std::string& transport) {
     throw_invalid("--fit holds no allreduce ring fit" + (chosen.empty() ? std::string() : " on " + chosen) +
                   " (it has: " + names + "): pick one with --transport, or fit a sweep of allreduce --algo ring");
   }
+  if (ring->segments.back().params.beta_us_per_byte <= 0)
+    throw_invalid("--fit: " + ring->key.describe() + " shows no cost per byte up to " +
+                  format_bytes(static_cast<uint64_t>(ring->largest_bytes())) +
+                  ", so it cannot say what a link moves: fit a sweep to larger sizes (-e 64M or more)");
   Network n;
   n.fit_ = fit;
   n.transport_ = chosen;
