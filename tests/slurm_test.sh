@@ -9,7 +9,8 @@
 # Usage: slurm_test.sh CCBENCH
 set -euo pipefail
 ccbench=$(readlink -f "$1")
-for tool in munged mungekey slurmctld slurmd srun squeue scancel sinfo python3; do
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+for tool in munged mungekey slurmctld slurmd srun sbatch squeue scancel sinfo python3; do
   command -v "$tool" >/dev/null || {
     echo "slurm_test: $tool is missing: tools/install-deps.sh installs slurmctld slurmd slurm-client munge" >&2
     exit 1
@@ -114,4 +115,22 @@ wait "$canceled" || true
 grep -q '"complete": false' "$dir/cancel.json" && grep -q '"bytes": 65536' "$dir/cancel.json" ||
   fail "after scancel the record must keep the finished sizes with \"complete\": false"
 echo "slurm_test: scancel: every rank gone, the finished sizes kept: ok"
+# The nightly sbatch script, twice: the first night is its own baseline (exit 0); the
+# second runs beside a CPU hog on every core and must exit 1 with a report.
+nightly() {
+  CCBENCH=$ccbench CCB_NIGHTLY_DIR=$dir/lab CCB_NIGHTLY_SIZES=64K,1M CCB_NIGHTLY_PROFILE=gpt2-xl:tp \
+    CCB_NIGHTLY_REPEAT=5 CCB_NIGHTLY_ARGS="-n 3 -w 1" timeout 600 sbatch --wait --output="$dir/nightly-%j.log" "$here/../tools/slurm/nightly.sbatch" >/dev/null
+}
+nightly || fail "the first nightly run must exit 0 against its own baseline: $(tail -n 3 "$dir"/nightly-*.log)"
+hogs=()
+for _ in $(seq "$(nproc)"); do yes >/dev/null & hogs+=($!); done
+set +e
+nightly
+second=$?
+set -e
+kill "${hogs[@]}"
+[[ $second == 1 ]] || fail "the nightly run beside a CPU hog must exit 1, not $second: $(tail -n 3 "$dir"/nightly-*.log)"
+ls "$dir"/lab/reports/*-sweep/index.html >/dev/null && grep -qE "(^|[^0-9])[1-9][0-9]* regression" "$dir"/lab/nights/*/compare-*.md ||
+  fail "the second night has no report or no regression in its Markdown"
+echo "slurm_test: the nightly sbatch script: 0 against its own baseline, 1 beside a CPU hog: ok"
 echo "slurm_test: ok"
