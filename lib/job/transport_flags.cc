@@ -51,7 +51,10 @@ void check_transport_flags(const CLI::App& app, const std::vector<std::string>& 
     };
     if (std::any_of(transports.begin(), transports.end(), applies)) continue;
     std::string names;
-    for (const std::string& t : transports) names += (names.empty() ? "" : ",") + t;
+    for (const std::string& t : transports) {
+      if (!names.empty()) names += ',';
+      names += t;
+    }
     throw_invalid(o->get_name() + (group == "IPoIB" ? " is an " : " is a ") + group + " flag; it has no effect with --transport" +
                   (transports.size() > 1 ? "s " : " ") + names);
   }

@@ -112,12 +112,15 @@ void split_gamma(std::vector<GroupFit>& groups) {
                        " with these ranks to tell the wire from the reduction";
       continue;
     }
-    g.gamma_source = "beta from " + plain->key.describe() + ", gamma the rest";
+    bool split = false;
     for (FitSegment& s : g.segments) {
       const double beta = plain->segment_at(s.to_message).params.beta_us_per_byte;
       const double gamma = (s.params.beta_us_per_byte - beta) / ratio;
-      if (gamma > 0) s.params.beta_us_per_byte = beta, s.params.gamma_us_per_byte = gamma;
+      if (gamma > 0) s.params.beta_us_per_byte = beta, s.params.gamma_us_per_byte = gamma, split = true;
     }
+    // Where it costs no more per byte than its sibling, the reduction is not seen.
+    g.gamma_source = split ? "beta from " + plain->key.describe() + ", gamma the rest"
+                           : "none seen: no dearer per byte than " + plain->key.describe();
   }
 }
 

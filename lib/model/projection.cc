@@ -9,7 +9,6 @@
 namespace ccb::model {
 namespace {
 
-
 const GroupFit* best_group(const FitReport& fit, const std::string& transport, const std::string& collective,
                            const std::string& algorithm) {
   if (const GroupFit* all = fit.find({transport, collective, algorithm, 0})) return all;
@@ -40,7 +39,10 @@ Network Network::from_fit(const FitReport& fit, const std::string& transport) {
   const GroupFit* ring = chosen.empty() ? nullptr : best_group(fit, chosen, "allreduce", "ring");
   if (ring == nullptr) {
     std::string names;
-    for (const std::string& t : transports) names += (names.empty() ? "" : ", ") + t;
+    for (const std::string& t : transports) {
+      if (!names.empty()) names += ", ";
+      names += t;
+    }
     throw_invalid("--fit holds no allreduce ring fit" + (chosen.empty() ? std::string() : " on " + chosen) +
                   " (it has: " + names + "): pick one with --transport, or fit a sweep of allreduce --algo ring");
   }
@@ -97,7 +99,7 @@ std::string Network::extrapolation(int ranks, double max_bytes) const {
   const int measured = ring->ranks_measured.empty() ? ring->key.ranks : ring->ranks_measured.back();
   const double top = ring->largest_bytes();
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%.0fx the %d ranks measured; messages up to %s against %s measured", 
+  std::snprintf(buf, sizeof buf, "%.0fx the %d ranks measured; messages up to %s against %s measured",
                 static_cast<double>(ranks) / std::max(1, measured), measured,
                 format_bytes(static_cast<uint64_t>(max_bytes)).c_str(), format_bytes(static_cast<uint64_t>(top)).c_str());
   return buf;
