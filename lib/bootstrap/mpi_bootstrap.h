@@ -22,6 +22,7 @@ class MpiBootstrap final : public Bootstrap {
   int rank_ = 0;
   int size_ = 1;
   bool we_initialized_ = false;
+  bool all_on_one_node_ = true;
 };
 
 }  // namespace ccb

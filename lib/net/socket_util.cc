@@ -96,6 +96,24 @@ SockAddr interface_address(const std::string& iface, bool want_ipv6) {
   return found;
 }
 
+std::string routable_ipv4() {
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) return "";
+  std::string ib, other;
+  for (ifaddrs* i = list; i; i = i->ifa_next) {
+    if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !(i->ifa_flags & IFF_UP) || (i->ifa_flags & IFF_LOOPBACK))
+      continue;
+    const std::string name = i->ifa_name;
+    if (name.starts_with("docker") || name.starts_with("virbr") || name.starts_with("lxcbr")) continue;
+    char text[INET_ADDRSTRLEN] = {};
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(i->ifa_addr)->sin_addr, text, sizeof text);
+    std::string& slot = name.starts_with("ib") ? ib : other;
+    if (slot.empty()) slot = text;
+  }
+  freeifaddrs(list);
+  return ib.empty() ? other : ib;
+}
+
 SockAddr local_address_of(int fd) {
   SockAddr a;
   a.len = sizeof a.storage;

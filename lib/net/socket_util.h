@@ -28,6 +28,11 @@ SockAddr resolve_host(const std::string& host, int port);
 // The first address (IPv4 preferred unless want_ipv6) of a named interface.
 SockAddr interface_address(const std::string& iface, bool want_ipv6);
 SockAddr local_address_of(int fd);
+// The IPv4 address other hosts most likely reach this one at, when nothing names it:
+// the first interface that is up, not loopback and not a container bridge (docker*,
+// virbr*, lxcbr*), InfiniBand's (ib*) first, as NCCL picks its socket interface. ""
+// when there is none.
+std::string routable_ipv4();
 
 Fd listen_on(const SockAddr& addr, int backlog);
 // Connects with retries until the deadline (the peer may not listen yet). `between`,
