@@ -122,8 +122,10 @@ nightly() {
     CCB_NIGHTLY_REPEAT=5 CCB_NIGHTLY_ARGS="-n 3 -w 1" timeout 600 sbatch --wait --output="$dir/nightly-%j.log" "$here/../tools/slurm/nightly.sbatch" >/dev/null
 }
 nightly || fail "the first nightly run must exit 0 against its own baseline: $(tail -n 3 "$dir"/nightly-*.log)"
+# Two hogs a core, ahead of the ranks (nice -10): whatever else this machine runs, the
+# ranks get a fraction of what they had.
 hogs=()
-for _ in $(seq "$(nproc)"); do yes >/dev/null & hogs+=($!); done
+for _ in $(seq $(($(nproc) * 2))); do nice -n -10 yes >/dev/null & hogs+=($!); done
 set +e
 nightly
 second=$?

@@ -57,6 +57,8 @@ TEST_CASE("the gnuplot script quotes what it is given and draws bars from zero",
   std::string b = gnuplot_script(bars, "b.svg", "b.png");
   CHECK_THAT(b, Catch::Contains("\"1 'M'\" -5 8355711"));
   CHECK_THAT(b, Catch::Contains("set yrange [-22:0]"));
+  bars.bars = {{"64K", 0, 0x7f7f7f}};  // a run against itself: no change anywhere
+  CHECK_THAT(gnuplot_script(bars, "b.svg", "b.png"), Catch::Contains("set yrange [-1:1]"));
 }
 
 TEST_CASE("keys are shortened by the words they share", "[report]") {

@@ -96,8 +96,11 @@ std::string bars(const Plot& p) {
   double low = 0, high = 0;  // bars grow from 0, whichever way they go
   for (const Bar& b : p.bars) low = std::min(low, b.value), high = std::max(high, b.value);
   const double pad = std::max(1.0, (high - low) * 0.1);
+  // Every bar 0 (a run against itself): a range around 0, since gnuplot refuses an
+  // empty one and draws nothing.
+  const double bottom = low < 0 || high == 0 ? low - pad : 0, top = high > 0 || low == 0 ? high + pad : 0;
   s << "EOD\nset boxwidth 0.7\nset style fill solid 0.85\nset xtics rotate by -30\nunset key\n"
-    << "set xzeroaxis lt -1\nset yrange [" << number(low < 0 ? low - pad : 0) << ":" << number(high > 0 ? high + pad : 0) << "]\n"
+    << "set xzeroaxis lt -1\nset yrange [" << number(bottom) << ":" << number(top) << "]\n"
     << "plot $bars using 0:2:3:xtic(1) with boxes lc rgb variable notitle\n";
   return s.str();
 }
