@@ -86,7 +86,10 @@ TEST_CASE("model fit, project and validate from real sweeps", "[cli][model]") {
   ProcessResult fit = run_process(ccbench(fit_args));
   INFO(fit.output);
   REQUIRE(fit.status == 0);
-  CHECK_THAT(fit.output, Catch::Contains("allreduce ring tcp all ranks") && Catch::Contains("beta from all_gather ring tcp"));
+  // Whether loopback shows the reduction's cost beyond the all-gather's varies by run;
+  // either way the fit names the sibling it compared with.
+  CHECK_THAT(fit.output, Catch::Contains("allreduce ring tcp all ranks") && Catch::Contains("all_gather ring tcp all ranks"));
+  CHECK_THAT(fit.output, Catch::Contains("beta from all_gather ring tcp") || Catch::Contains("than all_gather ring tcp"));
   CHECK(read_json(d / "fit.json")["schema"] == "ccbench.fit/1");
 
   ProcessResult project = run_process(ccbench({"model", "project", "--fit", d / "fit.json", "--ranks", "8,64,512", "--gpus-per-node",
