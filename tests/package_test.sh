@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The .deb as a new host gets it: cpack makes it from BUILD, debootstrap makes a fresh
-# Debian 12 (minbase) chroot, and `apt-get install ./ccbench_*.deb` alone must give a
+# Debian 12 (minbase) chroot, and `apt-get install ./ccbench_*.deb` alone (without the
+# recommended gnuplot and verbs providers, to show the dependencies suffice) must give a
 # ccbench that runs `ccbench run --np 2`, with its specs and a man page that `man`
 # shows. Needs root and a Debian mirror (CCB_DEBIAN_MIRROR, default deb.debian.org);
 # without the mirror it is skipped (77), saying so.
@@ -27,7 +28,7 @@ rm -f "$root.log"
 cp "$deb" "$root/root/"
 mount -t proc proc "$root/proc"
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root DEBIAN_FRONTEND=noninteractive bash -c "$1"; }
-in_root "apt-get update -q >/dev/null && apt-get install -y -q ./root/$(basename "$deb") >/root/install.log 2>&1" ||
+in_root "apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends ./root/$(basename "$deb") >/root/install.log 2>&1" ||
   { tail -n 20 "$root/root/install.log" >&2; echo "package_test: FAIL: apt-get install ./$(basename "$deb") failed" >&2; exit 1; }
 echo "package_test: installed $(basename "$deb") in a fresh Debian 12 chroot"
 in_root "cd /root && ccbench run --np 2 --sizes 64K,1M -n 3 -w 1 --json /root/r.json" | tail -n 3
