@@ -22,6 +22,11 @@ pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  # A step still running when the test failed outlives slurmd: its slurmstepd carries
+  # this Slurm's SLURM_CONF in its environment.
+  for p in $(pgrep -x slurmstepd; pgrep -f '^slurmstepd:'); do
+    grep -qzx "SLURM_CONF=$dir/slurm.conf" "/proc/$p/environ" 2>/dev/null && kill -9 "$p" 2>/dev/null
+  done
   rm -rf "$dir"
 }
 trap cleanup EXIT

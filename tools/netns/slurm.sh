@@ -110,6 +110,10 @@ slurm_down() {
     sleep 0.1
   done
   kill -9 "${pids[@]}" 2>/dev/null || true
+  # Steps still running outlive slurmd: their slurmstepd carries this SLURM_CONF.
+  for p in $(pgrep -f '^slurmstepd'); do
+    grep -qzx "SLURM_CONF=$(slurm_conf)" "/proc/$p/environ" 2>/dev/null && kill -9 "$p" 2>/dev/null
+  done
   rm -rf --one-file-system "$(slurm_dir)"
 }
 
