@@ -1,8 +1,10 @@
 #include "bootstrap/slurm_nodes.h"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +13,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/fd.h"
 
 #ifdef CCB_HAVE_SLURM
 #include <slurm/slurm.h>
@@ -60,20 +63,41 @@ std::string address_with_libslurm(const std::string& node) {
   return out;
 }
 #else
-// Runs scontrol with these arguments; its standard output.
+// Runs scontrol with these arguments, no shell between (a nodelist comes from the
+// environment); its standard output, at most 1 MiB.
 std::string scontrol(const std::vector<std::string>& args, const std::string& what) {
-  std::string cmd = "scontrol";
-  for (const std::string& a : args) {
-    if (a.find_first_of("'\\") != std::string::npos) throw_invalid(what + ": '" + a + "' holds a quote");
-    cmd += " '" + a + "'";
+  constexpr size_t kMaxOutput = 1 << 20;
+  std::vector<std::string> argv{"scontrol"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargv;
+  for (std::string& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  int out_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) != 0) throw_errno("pipe for scontrol");
+  const pid_t pid = fork();
+  if (pid < 0) throw_errno("fork scontrol");
+  if (pid == 0) {
+    dup2(out_pipe[1], 1);
+    const int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) dup2(null, 2);
+    execvp("scontrol", cargv.data());
+    _exit(127);
   }
-  std::unique_ptr<FILE, int (*)(FILE*)> p(popen((cmd + " 2>/dev/null").c_str(), "r"), pclose);
-  if (!p) throw_errno("cannot run scontrol");
+  close(out_pipe[1]);
+  Fd from(out_pipe[0]);
   std::string out;
   char buf[4096];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p.get())) > 0;) out.append(buf, n);
-  const int status = pclose(p.release());
-  if (status != 0) throw_invalid(what + ": scontrol " + args.front() + " failed (is scontrol installed?): set CCB_MASTER_ADDR");
+  for (ssize_t n; (n = read(from.get(), buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 || out.size() + static_cast<size_t>(n) > kMaxOutput) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  from.reset();
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw_invalid(what + ": scontrol " + args.at(0) + " " + args.at(1) + " failed (is scontrol installed, and SLURM_CONF set?): set CCB_MASTER_ADDR");
   return out;
 }
 #endif
