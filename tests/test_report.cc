@@ -51,6 +51,9 @@ TEST_CASE("the gnuplot script quotes what it is given and draws bars from zero",
   CHECK_THAT(s, Catch::Contains("set title 'it''s \"quoted\"next'"));
   CHECK_THAT(s, Catch::Contains("title 'a''b'"));
   CHECK_THAT(s, Catch::Contains("set xtics ('1K' 1024, '1M' 1048576)"));
+  Plot close{.name = "c"};
+  close.series.push_back({"buckets", {{1e6, 1, 0, 0}, {1.2e6, 1, 0, 0}, {2e6, 1, 0, 0}}, false});
+  CHECK_THAT(gnuplot_script(close, "c.svg", "c.png"), Catch::Contains("'' 1200000"));  // too close to label
   CHECK_THAT(s, Catch::Contains("noenhanced"));
   Plot bars{.name = "b", .x_is_size = false};
   bars.bars = {{"64K", -20, 0xd62728}, {"1 \"M\"", -5, 0x7f7f7f}};

@@ -49,8 +49,16 @@ std::string size_tics(const Plot& p) {
   std::set<double> xs;
   for (const Series& s : p.series)
     for (const Point& pt : s.points) xs.insert(pt.x);
+  // Sizes closer than 1.4x on a log axis (a profile's buckets) would print over each
+  // other: those keep a tic mark without a label.
   std::string tics;
-  for (double x : xs) tics += (tics.empty() ? "" : ", ") + quoted(short_bytes(static_cast<uint64_t>(x))) + " " + number(x);
+  double labelled = 0;
+  for (double x : xs) {
+    const bool label = !p.log_x || labelled == 0 || x >= labelled * 1.4;
+    if (label) labelled = x;
+    if (!tics.empty()) tics += ", ";
+    tics += (label ? quoted(short_bytes(static_cast<uint64_t>(x))) : std::string("''")) + " " + number(x);
+  }
   // Room on both sides (a log axis), so the first and last sizes keep their labels.
   const std::string range = xs.empty() ? "" : "set xrange [" + number(*xs.begin() / 1.5) + ":" + number(*xs.rbegin() * 1.5) + "]\n";
   return range + "set xtics (" + tics + ") rotate by -30\n";
