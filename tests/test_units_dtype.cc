@@ -20,6 +20,10 @@ TEST_CASE("sizes parse with binary suffixes", "[units]") {
   CHECK_THROWS_AS(parse_bytes("99999999999999999999G"), Error);
   CHECK(format_bytes(25ull << 20) == "25 MiB");
   CHECK(format_bytes(1000) == "1000 B");
+  // One unit family: the largest unit the size reaches, rounded, never 1024016 KiB.
+  CHECK(format_bytes(1024016ull << 10) == "1000.0 MiB");
+  CHECK(format_bytes(1536ull << 20) == "1.500 GiB");
+  CHECK(format_bytes(4ull << 30) == "4 GiB");
 }
 
 TEST_CASE("types and operators parse by nccl-tests' names and short names", "[dtype]") {

@@ -24,6 +24,7 @@
 #include "study_command.h"
 #include "profile_listing.h"
 #include "run_command.h"
+#include "unknown_words.h"
 
 namespace {
 
@@ -155,6 +156,27 @@ int study_main(const CLI::App& app, ccb::cli::StudyCommand& c, const std::vector
                             [&c] { return ccb::cli::run_study_rank(c); });
 }
 
+// `ccbench` alone is a mistake (exit 2) that teaches; `ccbench help [SUBCOMMAND]` is a question.
+int help_main(const CLI::App& app, const std::vector<std::string>& words) {
+  if (words.size() <= 2) {
+    std::cout << ccb::cli::short_usage(app);
+    return words.size() == 1 ? 2 : 0;
+  }
+  std::vector<std::string> names;
+  for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (s->get_name() == words[2]) {
+      std::cout << s->help();
+      return 0;
+    }
+    names.push_back(s->get_name());
+  }
+  {
+    const std::optional<std::string> near = ccb::cli::nearest_word(words[2], names);
+    std::cerr << "ccbench: error: unknown subcommand '" << words[2] << "'" << (near ? ": did you mean '" + *near + "'?" : "") << "\n";
+    return 2;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -208,8 +230,17 @@ int main(int argc, char** argv) {
     command->add_options(*sub);
     judging_apps.emplace_back(sub, command.get());
   }
+  const std::vector<std::string> words(argv, argv + argc);
+  if (words.size() == 1 || words[1] == "help") return help_main(app, words);
+  if (const std::optional<std::string> unknown = ccb::cli::unknown_word(app, words)) {
+    std::cerr << "ccbench: error: " << *unknown << "\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::ExtrasError&) {
+    std::cerr << "ccbench: error: " << ccb::cli::unexpected_words(app, words) << " (see --help)\n";
+    return 2;
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;

@@ -33,6 +33,7 @@ int CompareCommand::run(const CLI::App& sub) {
   judge::ResultFile base = judge::read_result_file(base_, allow_incomplete_);
   judge::ResultFile next = judge::read_result_file(next_, allow_incomplete_);
   judge::Comparison result = judge::compare(base, next, o);
+  for (const std::string& w : result.warnings) std::cerr << "ccbench compare: warning: " << w << "\n";
   std::cout << report::compare_table(result) << std::flush;
   files_.write(result);
   return result.exit_status();

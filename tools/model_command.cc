@@ -76,6 +76,7 @@ void ModelCommand::add_options(CLI::App& sub) {
   project_app_->add_option("--compute-ms", p.compute_ms, "A step's compute time (default: derived from the model)")->check(finite_in(0, 1e9));
   project_app_->add_option("--gpu-tflops", p.gpu, "a100, h100 (dense bf16) or TFLOPS")->capture_default_str();
   project_app_->add_option("--mfu", p.mfu, "The model flops utilisation reached")->check(finite_in(0.01, 1))->capture_default_str();
+  project_app_->add_flag("--accept-poor-fit", p.accept_poor_fit, "Project from a fit that model fit flags as poor (low R2, large error, no latency)");
   project_app_->add_flag("--what-if", p.what_if, "Seed 003's settings side by side: RDMA 100G, IPoIB 100G, TCP 10G");
   project_app_->add_option("--json", p.json, "Also write the projection as JSON");
 

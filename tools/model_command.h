@@ -41,6 +41,7 @@ class ModelCommand final : public Subcommand {
     std::string gpu = "a100";
     double mfu = 0.4;
     bool what_if = false;
+    bool accept_poor_fit = false;
   };
   struct Validate {
     std::vector<std::string> results;

@@ -55,11 +55,27 @@ model::ComputeTime compute_for(const ModelCommand::Project& p, const model::Proj
   return t;
 }
 
+// A projection from a fit that does not hold (model::distrust) would print numbers
+// that look as good as any other.
+model::FitReport trusted_fit(const ModelCommand::Project& p) {
+  const model::FitReport fit = model::fit_from_json(read_regular_file(p.fit, 64ull << 20, "--fit"), p.fit);
+  for (const model::GroupFit& g : fit.groups) {
+    if (g.key.collective != "allreduce" || (!p.transport.empty() && g.key.transport != p.transport)) continue;
+    const std::string why = model::distrust(g);
+    if (why.empty()) continue;
+    if (!p.accept_poor_fit)
+      throw_invalid("--fit " + p.fit + ": " + g.key.describe() + " is a poor fit (" + why +
+                    "): fit a sweep with more sizes and --repeat, or give --accept-poor-fit");
+    std::printf("# warning: projecting from a poor fit (--accept-poor-fit): %s: %s\n", g.key.describe().c_str(), why.c_str());
+  }
+  return fit;
+}
+
 model::Network network(const ModelCommand::Project& p) {
   const model::CostParams intra = params(p.intra_alpha, p.intra_bandwidth, "--intra-alpha", "--intra-bandwidth");
   if (!p.fit.empty()) {
     if (!p.alpha.empty() || !p.bandwidth.empty()) throw_invalid("give --fit or --alpha with --bandwidth, not both");
-    const model::FitReport fit = model::fit_from_json(read_regular_file(p.fit, 64ull << 20, "--fit"), p.fit);
+    const model::FitReport fit = trusted_fit(p);
     return model::Network::from_fit(fit, p.transport).with_intra(intra);
   }
   if (p.alpha.empty() || p.bandwidth.empty())
@@ -111,7 +127,7 @@ constexpr Setting kSeedSettings[] = {{"RDMA 100G", "verbs", 60, 3}, {"IPoIB 100G
 
 model::Network seed_network(const ModelCommand::Project& p, const Setting& s, std::string& how) {
   if (!p.fit.empty()) {
-    const model::FitReport fit = model::fit_from_json(read_regular_file(p.fit, 64ull << 20, "--fit"), p.fit);
+    const model::FitReport fit = trusted_fit(p);
     for (const model::GroupFit& g : fit.groups)
       if (g.key.transport == s.transport) {
         model::Network n = model::Network::from_fit(fit, s.transport);

@@ -157,11 +157,14 @@ void run_manifest_item(const BatteryItem& item, const JobInfo& job, RankContext&
 
 judge::RuleReport judge_battery(const QualifyCommand& c, const ResultRecord& record, const Judged& judged) {
   std::vector<judge::Rule> rules = c.spec.rules;
-  for (const judge::Rule& r : judge::parse_rules("rules:\n  - name: no wrong results\n    require: wrong == 0\n", "(built in)"))
+  for (judge::Rule r : judge::parse_rules("rules:\n  - name: no wrong results\n    require: wrong == 0\n", "(built in)")) {
+    r.line = 0;  // built in: no line of the spec to name
     rules.push_back(r);
+  }
   const judge::ResultFile file = judge::parse_result_text(record.json_text(), c.base.json_path.empty() ? "qualify" : c.base.json_path, true);
   judge::RuleReport report = judge::check_rules(rules, file, nullptr);
   report.rules_path = c.spec_path;
+  report.judge = "qualify";
   report.outcomes.insert(report.outcomes.end(), judged.outcomes.begin(), judged.outcomes.end());
   return report;
 }
@@ -194,6 +197,7 @@ void add_qualify_options(CLI::App& q, QualifyCommand& c) {
   q.add_option("--json", c.base.json_path, "Write the battery's results (ccbench.result/2)")->group("Output");
   q.add_option("--junit", c.base.rules_junit, "Write the verdicts as JUnit XML")->group("Output");
   q.add_option("--report", c.report_dir, "Write the report into this folder: index.html (plots inline), summary.md, plots")->group("Output");
+  q.add_option("--line-rate", c.base.line_rate, "The link's rate in bit/s (100G) that link_util_pct rules divide by; overrides the spec's line_rate:")->group("Output");
   q.add_option("--socket-buffer", c.base.socket_buffer, "SO_SNDBUF/SO_RCVBUF size (0: kernel autotuning)")->capture_default_str()->group("TCP");
 }
 
@@ -202,6 +206,8 @@ void prepare_qualify(const CLI::App& app, QualifyCommand& c, int world, bool wri
   if (app.count("--transport") > 0 && c.base.transport.name != c.spec.transport)
     throw_invalid("--transport " + c.base.transport.name + " but the spec qualifies " + c.spec.transport + ": drop --transport");
   c.base.transport.name = c.spec.transport;
+  if (app.count("--line-rate") > 0) c.spec.line_rate = c.base.line_rate;  // the flag wins over the spec
+  else c.base.line_rate = c.spec.line_rate;
   if (!c.spec.line_rate.empty()) parse_line_rate(c.spec.line_rate);
   for (const BatteryItem& item : c.spec.battery) check_item(c, item, world);
   if (!writes_outputs) return;

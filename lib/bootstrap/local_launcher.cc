@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <thread>
 
 #include "core/error.h"
@@ -62,6 +63,20 @@ std::string describe_status(int status) {
   return "exited with status " + std::to_string(WEXITSTATUS(status));
 }
 
+// "ranks 0-3 exited with status 1", or "rank 2 was killed by signal Killed; ranks 0, 1, 3
+// exited with status 1".
+std::string failure_summary(const std::map<std::string, std::vector<int>>& failed) {
+  std::string line;
+  for (const auto& [how, ranks] : failed) {
+    std::string list;
+    const bool run = ranks.size() > 2 && ranks.back() - ranks.front() + 1 == static_cast<int>(ranks.size());
+    if (run) list = std::to_string(ranks.front()) + "-" + std::to_string(ranks.back());
+    for (size_t i = 0; !run && i < ranks.size(); ++i) list += (i ? ", " : "") + std::to_string(ranks[i]);
+    line += (line.empty() ? "" : "; ") + std::string(ranks.size() > 1 ? "ranks " : "rank ") + list + " " + how;
+  }
+  return line;
+}
+
 int status_code(int status) { return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status); }
 
 }  // namespace
@@ -103,6 +118,7 @@ int run_local_job(const LocalLaunch& plan) {
   sigaction(SIGTERM, &sa, nullptr);
 
   int result = 0, alive = plan.np;
+  std::map<std::string, std::vector<int>> failed;  // how ranks ended: one line, not one a rank
   Clock::time_point kill_at = Clock::time_point::max();
   while (alive > 0) {
     int status = 0;
@@ -126,7 +142,7 @@ int run_local_job(const LocalLaunch& plan) {
       if (g_children[r] != pid) continue;
       g_children[r] = -1;
       if (status == 0) break;
-      print_line_to_stderr("rank " + std::to_string(r) + " " + describe_status(status));
+      failed[describe_status(status)].push_back(r);
       if (result == 0) {
         result = status_code(status);
         kill_at = Clock::now() + plan.grace;
@@ -135,6 +151,7 @@ int run_local_job(const LocalLaunch& plan) {
   }
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
+  if (!failed.empty()) print_line_to_stderr(failure_summary(failed));
   return result;
 }
 

@@ -60,8 +60,14 @@ static std::pair<uint64_t, int> exact_unit(uint64_t bytes) {
 
 std::string format_bytes(uint64_t bytes) {
   static const char* units[] = {"B", "KiB", "MiB", "GiB"};
+  int top = 0;  // the largest unit the size reaches: 1024016 KiB reads as 1000.0 MiB
+  while (top < 3 && bytes >= (1ull << (10 * (top + 1)))) ++top;
   auto [n, u] = exact_unit(bytes);
-  return std::to_string(n) + " " + units[u];
+  if (u == top) return std::to_string(n) + " " + units[u];
+  const double v = static_cast<double>(bytes) / static_cast<double>(1ull << (10 * top));
+  char text[48];
+  std::snprintf(text, sizeof text, v >= 100 ? "%.1f %s" : v >= 10 ? "%.2f %s" : "%.3f %s", v, units[top]);
+  return text;  // the decimal point says it is rounded
 }
 
 std::string short_bytes(uint64_t bytes) {

@@ -11,4 +11,7 @@ namespace ccb {
 
 std::vector<std::string> host_labels(Bootstrap& boot, const Transport& t);
 
+// Where each rank runs, "node-c, nic eth0": equal strings share a host and a NIC.
+std::vector<std::string> host_places(Bootstrap& boot, const Transport& t);
+
 }  // namespace ccb

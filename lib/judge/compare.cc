@@ -81,6 +81,19 @@ size_t Comparison::count(Verdict v) const {
 
 int Comparison::exit_status() const { return count(Verdict::kRegression) > 0 || tested == 0 ? 1 : 0; }
 
+std::string Comparison::closing_line() const {
+  const size_t regressions = count(Verdict::kRegression);
+  if (regressions > 0)
+    return "compare: FAIL: " + std::to_string(regressions) + " regression(s) in " + std::to_string(rows.size()) + " key(s)";
+  if (tested > 0) return "compare: PASS: no regression in " + std::to_string(tested) + " tested key(s)";
+  std::string why = "no key is in both files";
+  if (!not_comparable.empty()) why = "the files are not comparable, " + not_comparable;
+  else if (!rows.empty()) why = rows.front().note;
+  constexpr std::string_view prefix = "not comparable: ";
+  if (why.starts_with(prefix)) why = "not comparable, " + why.substr(prefix.size());
+  return "compare: FAIL: nothing could be judged: " + why;
+}
+
 std::string incomparable_field(const ResultFile& a, const ResultFile& b) {
   auto family = [](const ResultFile& f) { return f.schema.starts_with("ccbench.result/") ? "ccbench" : f.schema; };
   if (family(a) != family(b)) return "schema: " + a.schema + " vs " + b.schema;
@@ -95,6 +108,8 @@ Comparison compare(const ResultFile& base, const ResultFile& next, const Compare
   Comparison c;
   c.base_path = base.path, c.new_path = next.path;
   c.not_comparable = incomparable_field(base, next);
+  c.warnings = base.warnings;
+  c.warnings.insert(c.warnings.end(), next.warnings.begin(), next.warnings.end());
   double log_sum = 0;
   for (const Measured& b : base.results) {
     const Measured* n = find(next, b.key);

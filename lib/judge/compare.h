@@ -47,6 +47,9 @@ struct Comparison {
   // Exit status: 1 when a key regressed, or when no key could be tested at all (that
   // is no pass); else 0.
   int exit_status() const;
+  // The verdict and, for an exit 1, why: "compare: FAIL: nothing could be judged: ...".
+  std::string closing_line() const;
+  std::vector<std::string> warnings;  // both files' (figures that disagree within a file)
 };
 
 Comparison compare(const ResultFile& base, const ResultFile& next, const CompareOptions& o);

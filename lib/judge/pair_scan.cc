@@ -83,9 +83,15 @@ ScanVerdict judge_pairs(const PairMatrix& bw, const PairMatrix& lat, const ScanL
   return v;
 }
 
+double pair_margin(double bw, double lat, const ScanVerdict& v, const ScanLimits& limits) {
+  const double bw_margin = v.median_bw > 0 ? bw / (limits.bw_frac * v.median_bw) : 1;
+  const double lat_margin = lat > 0 ? limits.lat_factor * v.min_lat / lat : 1;
+  return std::min(bw_margin, lat_margin);
+}
+
 static std::string figures(const SlowPair& p, const PairMatrix& bw, const PairMatrix& lat) {
   char b[160];
-  std::snprintf(b, sizeof b, "%.3f Gbit/s, %.1f us", bw[static_cast<size_t>(p.a)][static_cast<size_t>(p.b)] * 8,
+  std::snprintf(b, sizeof b, "bandwidth %.3f Gbit/s each way, latency %.1f us one way", bw[static_cast<size_t>(p.a)][static_cast<size_t>(p.b)] * 8,
                 lat[static_cast<size_t>(p.a)][static_cast<size_t>(p.b)]);
   return b;
 }

@@ -44,6 +44,10 @@ ScanVerdict judge_pairs(const PairMatrix& bw_gbps, const PairMatrix& lat_us, con
 // The slow pairs as they are before a retest: which pairs to measure again.
 std::vector<SlowPair> slow_pairs(const PairMatrix& bw_gbps, const PairMatrix& lat_us, const ScanLimits& limits);
 
+// How far a pair is from the rule: the lower of bandwidth / (bw_frac x median) and
+// (lat_factor x minimum) / latency, so below 1 fails on whichever measure fails it.
+double pair_margin(double bw_gbps, double lat_us, const ScanVerdict& v, const ScanLimits& limits);
+
 // One line per finding, naming hosts by `labels` ("rank 2 (host c)"); one PASS line
 // when there is none.
 std::vector<std::string> verdict_lines(const ScanVerdict& v, const PairMatrix& bw_gbps, const PairMatrix& lat_us,

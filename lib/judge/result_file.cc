@@ -1,6 +1,8 @@
 #include "judge/result_file.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -36,6 +38,18 @@ void add_pass(Measured& m, const json& p) {
   if (p.contains("samples_us") && m.samples_us.empty()) m.samples_us = p.at("samples_us").get<std::vector<double>>();
 }
 
+// A record's top-level figures are its median pass's; an edit, or another tool, that
+// changes one and not the passes would otherwise be judged silently by the passes.
+void check_top_level(const json& r, const Measured& m, ResultFile& f) {
+  const std::optional<double> top = number_or_null(r, "busbw_gbps");
+  if (!top || m.busbw_gbps.empty()) return;
+  const double median = summarize_median(m.busbw_gbps).median;
+  if (std::abs(*top - median) <= 1e-9 * std::max(1.0, std::abs(median))) return;
+  char line[160];
+  std::snprintf(line, sizeof line, "its top-level busbw_gbps %.6g is not the median of its passes, %.6g", *top, median);
+  f.warnings.push_back(f.path + ": " + m.key + ": " + line + "; the passes are judged (was the file edited?)");
+}
+
 void read_ccbench(const json& root, ResultFile& f) {
   const json& job = root.at("job");
   f.raw_job = job.dump();
@@ -67,9 +81,11 @@ void read_ccbench(const json& root, ResultFile& f) {
     m.wrong = r.value("wrong", uint64_t{0});
     m.line_rate_gbps = number_or_null(r, "line_rate_gbps");
     m.link_util_pct = number_or_null(r, "link_util_pct");
-    if (r.contains("passes"))
+    if (r.contains("passes")) {
       for (const json& p : r.at("passes")) add_pass(m, p);
-    else
+      m.key = key_of(m);
+      check_top_level(r, m, f);
+    } else
       add_pass(m, r);  // schema 1: one pass, at the top
     m.count_per_step = r.value("count_per_step", uint64_t{0});
     m.key = key_of(m);

@@ -48,6 +48,7 @@ struct ResultFile {
   std::vector<Measured> results;
   std::vector<MeasuredStep> steps;
   std::string transport;  // "tcp", "verbs" ("" when the file mixes or does not say)
+  std::vector<std::string> warnings;  // figures that disagree within the file (judging reads the passes)
   int ranks = 0;
 };
 

@@ -164,7 +164,7 @@ RuleOutcome judge_one(const Rule& r, const Measured& m, const ResultFile& result
     std::optional<double> b = value_of(r.bound.metric, *base, *baseline);
     v = v && b && *b > 0 ? std::optional<double>((*v / *b - 1) * 100) : std::nullopt;
   }
-  if (!v) return o.detail = "no line rate: give --line-rate when measuring", o;
+  if (!v) return o.detail = "no line rate: give --line-rate N (run, qualify, scan) or line_rate: N in the spec", o;
   o.measured = v;
   o.passed = holds(r.bound.op, *v, r.bound.value);
   o.detail = "measured " + shown(*v) + (r.bound.change ? "%" : "") + "; the rule wants " + r.bound.text;

@@ -74,6 +74,7 @@ struct RuleOutcome {
 };
 
 struct RuleReport {
+  std::string judge = "check";  // which command judged: "check", "qualify" (the JUnit suite's name)
   std::string result_path, rules_path, baseline_path;
   std::vector<RuleOutcome> outcomes;
   size_t failures() const;

@@ -90,7 +90,7 @@ MedianSummary summarize_median(std::vector<double> v, double level) {
   const size_t n = v.size();
   s.min = v.front();
   s.max = v.back();
-  s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  s.median = v[(n - 1) / 2];  // the lower middle: see the header
   // P(Binomial(n, 1/2) <= j) for growing j; the interval [x(k), x(n-k+1)] covers
   // 1 - 2 P(B <= k - 1).
   std::vector<long double> cdf(n + 1);

@@ -27,6 +27,9 @@ UTest mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y)
 // statistics: the widest [x(k), x(n-k+1)] whose coverage 1 - 2 P(Binomial(n, 1/2) < k)
 // is at least `level`. Fewer than 6 values cannot reach 95%: then [min, max], with the
 // coverage it does have.
+// The median of an even count is the lower of the two middle values, never their mean:
+// over passes it is then a pass that ran (run's table row, the record's top-level
+// figures), and run, compare and history quote one number for one file.
 struct MedianSummary {
   size_t n = 0;
   double median = 0, min = 0, max = 0;

@@ -74,6 +74,14 @@ FitReport fit_results(const std::vector<judge::ResultFile>& files, const std::ve
 // One group's points, gamma folded into beta (fit_results splits it).
 GroupFit fit_group(const FitKey& key, std::vector<FitPoint> points);
 
+// A fit not to be trusted, as the reason ("" when it can be): a segment whose R2 is below
+// kMinTrustedR2 or whose worst error is above kMaxTrustedError, or a latency fitted as 0
+// over the smallest messages (the sizes start too large to see it, and then no time
+// would grow with the ranks). `fit` flags it; `project` refuses it unless told.
+constexpr double kMinTrustedR2 = 0.9;
+constexpr double kMaxTrustedError = 0.30;
+std::string distrust(const GroupFit& g);
+
 std::string fit_json(const FitReport& r);  // schema "ccbench.fit/1"
 // Throws kInvalidArgument naming `source` when the text is not a fit.
 FitReport fit_from_json(const std::string& text, const std::string& source);

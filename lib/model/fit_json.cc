@@ -103,6 +103,22 @@ FitReport fit_from_json(const std::string& text, const std::string& source) {
   }
 }
 
+std::string distrust(const GroupFit& g) {
+  std::string why;
+  char text[200];
+  for (const FitSegment& s : g.segments) {
+    const std::string range = format_bytes(static_cast<uint64_t>(s.from_message)) + "-" + format_bytes(static_cast<uint64_t>(s.to_message));
+    if (s.r2 < kMinTrustedR2 || s.worst_error > kMaxTrustedError) {
+      std::snprintf(text, sizeof text, "%s%s: R2 %.4f (trusted from %.2f), worst error %.1f%% (trusted to %.0f%%)",
+                    why.empty() ? "" : "; ", range.c_str(), s.r2, kMinTrustedR2, 100 * s.worst_error, 100 * kMaxTrustedError);
+      why += text;
+    }
+  }
+  if (!g.segments.empty() && g.segments.front().params.alpha_us <= 0)
+    why += std::string(why.empty() ? "" : "; ") + "latency fitted as 0 (no size small enough to show it: add sizes from 8 B)";
+  return why;
+}
+
 std::string fit_table(const FitReport& r) {
   std::ostringstream out;
   out << "# model fit of " << r.files.size() << " file(s) measured on " << r.host << " (" << r.machine << ")\n"
@@ -124,6 +140,8 @@ std::string fit_table(const FitReport& r) {
                     format_bytes(static_cast<uint64_t>(s.worst_bytes)).c_str());
       out << line;
     }
+    if (const std::string why = distrust(g); !why.empty())
+      out << "#   POOR FIT, not to be projected from (model project refuses it without --accept-poor-fit): " << why << "\n";
     if (g.segments.size() > 1)
       out << "#   one formula does not fit the whole range: it breaks between messages of "
           << format_bytes(static_cast<uint64_t>(g.segments[0].to_message)) << " and "

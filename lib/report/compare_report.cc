@@ -28,6 +28,13 @@ std::string totals(const Comparison& c) {
   return s.str();
 }
 
+// A note in a table cell: a '|' would end the cell.
+std::string markdown_cell(const std::string& s) {
+  std::string out;
+  for (char ch : s) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
+  return out;
+}
+
 }  // namespace
 
 std::string compare_table(const Comparison& c) {
@@ -43,11 +50,11 @@ std::string compare_table(const Comparison& c) {
                   k.base_busbw, k.new_busbw, change_text(k.change).c_str(), k.base_p50, k.new_p50, k.base_p99, k.new_p99,
                   p_text(k).c_str(), std::string(judge::verdict_name(k.verdict)).c_str());
     out << line;
-    if (!k.note.empty() && k.verdict != Verdict::kNotComparable) out << "#   " << k.note << "\n";
+    if (!k.note.empty() && (k.verdict != Verdict::kNotComparable || c.not_comparable.empty())) out << "#   " << k.note << "\n";
   }
   for (const auto& key : c.only_base) out << "# only in the base: " << key << "\n";
   for (const auto& key : c.only_new) out << "# only in the new run: " << key << "\n";
-  out << "# " << totals(c) << "\n";
+  out << "# " << totals(c) << "\n" << c.closing_line() << "\n";
   return out.str();
 }
 
@@ -55,16 +62,16 @@ std::string compare_markdown(const Comparison& c) {
   std::ostringstream out;
   out << "### ccbench compare\n\nBase `" << c.base_path << "`, new `" << c.new_path << "`.\n\n";
   if (!c.not_comparable.empty()) out << "**Not comparable:** " << c.not_comparable << "\n\n";
-  out << "| key | base GB/s | new GB/s | change | p50 us (base, new) | p99 us (base, new) | p | verdict |\n"
-      << "|---|---:|---:|---:|---:|---:|---:|---|\n";
+  out << "| key | base GB/s | new GB/s | change | p50 us (base, new) | p99 us (base, new) | p | verdict | why |\n"
+      << "|---|---:|---:|---:|---:|---:|---:|---|---|\n";
   for (const KeyComparison& k : c.rows) {
     const std::string verdict(judge::verdict_name(k.verdict));
     out << "| " << k.key << " | " << fmt("%.4f", k.base_busbw) << " | " << fmt("%.4f", k.new_busbw) << " | "
         << change_text(k.change) << " | " << fmt("%.2f", k.base_p50) << ", " << fmt("%.2f", k.new_p50) << " | "
         << fmt("%.2f", k.base_p99) << ", " << fmt("%.2f", k.new_p99) << " | " << p_text(k) << " | "
-        << (k.verdict == Verdict::kRegression ? "**" + verdict + "**" : verdict) << " |\n";
+        << (k.verdict == Verdict::kRegression ? "**" + verdict + "**" : verdict) << " | " << markdown_cell(k.note) << " |\n";
   }
-  out << "\n" << totals(c) << ".\n";
+  out << "\n" << totals(c) << ".\n\n**" << c.closing_line() << "**\n";
   if (!c.only_base.empty() || !c.only_new.empty())
     out << "\nOnly in one file: " << c.only_base.size() << " key(s) in the base, " << c.only_new.size()
         << " in the new run.\n";
@@ -107,7 +114,7 @@ std::string xml_escape(const std::string& s) {
 std::string compare_junit(const Comparison& c) {
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"ccbench compare\" tests=\""
-      << c.rows.size() << "\" failures=\"" << c.count(Verdict::kRegression) << "\" skipped=\""
+      << c.rows.size() + (c.tested == 0 ? 1 : 0) << "\" failures=\"" << c.count(Verdict::kRegression) + (c.tested == 0 ? 1 : 0) << "\" skipped=\""
       << c.count(Verdict::kNotComparable) << "\">\n";
   for (const KeyComparison& k : c.rows) {
     const std::string summary = "bus bandwidth " + fmt("%.4f", k.base_busbw) + " -> " + fmt("%.4f", k.new_busbw) +
@@ -123,6 +130,10 @@ std::string compare_junit(const Comparison& c) {
           << "</system-out>\n    ";
     out << "</testcase>\n";
   }
+  // Nothing tested is an exit 1 that no key's case shows: one case says why.
+  if (c.tested == 0)
+    out << "    <testcase classname=\"ccbench.compare\" name=\"a key was judged\">\n      <failure message=\""
+        << xml_escape(c.closing_line()) << "\"/>\n    </testcase>\n";
   out << "  </testsuite>\n</testsuites>\n";
   return out.str();
 }

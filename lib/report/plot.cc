@@ -39,6 +39,14 @@ std::string quoted(const std::string& s) {
   return out + "'";
 }
 
+// A string in a datablock: one column between double quotes, which it cannot hold.
+std::string data_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s)
+    if (c != '"' && c != '\n' && c != '\r') out += c;
+  return out + "\"";
+}
+
 std::string number(double v) {
   char b[40];
   std::snprintf(b, sizeof b, "%.10g", v);
@@ -118,19 +126,24 @@ std::string heatmap(const Plot& p) {
   s << "$cells << EOD\n";
   for (size_t row = 0; row < p.cells.size(); ++row)
     for (size_t col = 0; col < p.cells[row].size(); ++col)
-      s << col << ' ' << row << ' ' << (std::isfinite(p.cells[row][col]) ? number(p.cells[row][col]) : "NaN") << "\n";
+      s << col << ' ' << row << ' ' << (std::isfinite(p.cells[row][col]) ? number(p.cells[row][col]) : "NaN") << ' '
+        << data_string(row < p.cell_labels.size() && col < p.cell_labels[row].size() ? p.cell_labels[row][col] : "") << "\n";
   s << "EOD\n";
   std::string tics;
   for (size_t i = 0; i < p.cell_names.size(); ++i) tics += (tics.empty() ? "" : ", ") + quoted(p.cell_names[i]) + " " + std::to_string(i);
   const double edge = static_cast<double>(p.cells.size()) - 0.5;
   s << "unset grid\nset xrange [-0.5:" << number(edge) << "]\nset yrange [" << number(edge) << ":-0.5]\n"
     << "set xtics (" << tics << ") rotate by -30\nset ytics (" << tics << ")\n"
-    << "set cbrange [0:*]\n"  // from zero: red means slow, not merely the slowest of equals
-    << "set palette defined (0 '#d7301f', 0.5 '#fee08b', 1 '#1a9850')\nset cblabel " << quoted(p.ylabel) << "\n"
+    << (p.cell_limit ? "set cbrange [0:" + number(2 * *p.cell_limit) + "]\n"
+                     : "set cbrange [0:*]\n")  // from zero: red means slow, not merely the slowest of equals
+    << (p.cell_limit ? "set palette defined (0 '#a50026', 0.4999 '#f46d43', 0.5 '#fee08b', 1 '#1a9850')\n"
+                     : "set palette defined (0 '#d7301f', 0.5 '#fee08b', 1 '#1a9850')\n")
+    << "set cblabel " << quoted(p.ylabel) << "\n"
     // pixels: one flat square per pair (an SVG image is otherwise smoothed across
     // cells); the diagonal (a host with itself, NaN) is left blank and unlabelled.
     << "unset key\nplot $cells using 1:2:3 with image pixels notitle, "
-       "$cells using 1:2:($1 == $2 ? '' : sprintf('%.3g', $3)) with labels notitle\n";
+    << (p.cell_labels.empty() ? "$cells using 1:2:($1 == $2 ? '' : sprintf('%.3g', $3)) with labels notitle\n"
+                              : "$cells using 1:2:4 with labels notitle\n");
   return s.str();
 }
 

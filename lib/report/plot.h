@@ -3,6 +3,7 @@
 // it made (gnuplot then follows no name a user chose), and reads back the SVG and PNG
 // that gnuplot drew.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ struct Plot {
   // row and column named by cell_names; low values red, high green.
   std::vector<std::vector<double>> cells = {};
   std::vector<std::string> cell_names = {};
+  std::vector<std::vector<std::string>> cell_labels = {};  // the text in each cell (default: its value)
+  // When set, the colour breaks at this value: below it red (it fails), from it yellow
+  // to green; the range is [0, 2 x limit].
+  std::optional<double> cell_limit = {};
 };
 
 struct Drawing {

@@ -13,6 +13,8 @@ using judge::RuleReport;
 
 std::string verdict(const RuleOutcome& o) { return o.passed ? "pass" : "FAIL"; }
 std::string subject(const RuleOutcome& o) { return o.key.empty() ? "(the selector)" : o.key; }
+// A rule written in a file says where; a built-in one (line 0) has no line to name.
+std::string where(const RuleOutcome& o) { return o.rule.line > 0 ? " (line " + std::to_string(o.rule.line) + ")" : ""; }
 
 std::string totals(const RuleReport& r) {
   std::ostringstream s;
@@ -24,17 +26,17 @@ std::string totals(const RuleReport& r) {
 
 std::string rules_table(const RuleReport& r) {
   std::ostringstream out;
-  out << "# ccbench check: " << r.result_path << " against " << r.rules_path
+  out << "# ccbench " << r.judge << ": " << r.result_path << " against " << r.rules_path
       << (r.baseline_path.empty() ? "" : ", baseline " + r.baseline_path) << "\n";
   for (const RuleOutcome& o : r.outcomes)
-    out << verdict(o) << "  " << o.rule.name << " (line " << o.rule.line << "): " << subject(o) << ": " << o.detail << "\n";
+    out << verdict(o) << "  " << o.rule.name << where(o) << ": " << subject(o) << ": " << o.detail << "\n";
   out << "# " << totals(r) << "\n";
   return out.str();
 }
 
 std::string rules_markdown(const RuleReport& r) {
   std::ostringstream out;
-  out << "### ccbench check\n\n`" << r.result_path << "` against `" << r.rules_path << "`.\n\n"
+  out << "### ccbench " << r.judge << "\n\n`" << r.result_path << "` against `" << r.rules_path << "`.\n\n"
       << "| rule | result | measured | verdict |\n|---|---|---|---|\n";
   for (const RuleOutcome& o : r.outcomes)
     out << "| " << o.rule.name << " | " << subject(o) << " | " << o.detail << " | "
@@ -58,10 +60,10 @@ std::string rules_json(const RuleReport& r) {
 
 std::string rules_junit(const RuleReport& r) {
   std::ostringstream out;
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"ccbench check\" tests=\""
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"ccbench " << xml_escape(r.judge) << "\" tests=\""
       << r.outcomes.size() << "\" failures=\"" << r.failures() << "\">\n";
   for (const RuleOutcome& o : r.outcomes) {
-    out << "    <testcase classname=\"ccbench.check." << xml_escape(o.rule.name) << "\" name=\"" << xml_escape(subject(o))
+    out << "    <testcase classname=\"ccbench." << xml_escape(r.judge) << "." << xml_escape(o.rule.name) << "\" name=\"" << xml_escape(subject(o))
         << "\">";
     if (!o.passed) out << "\n      <failure message=\"" << xml_escape(o.detail) << "\"/>\n    ";
     out << "</testcase>\n";

@@ -6,12 +6,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 #include <nlohmann/json.hpp>
 #include <regex>
 
 #include "algo/data_pattern.h"
 #include "core/error.h"
 #include "core/units.h"
+#include "metrics/cpu_usage.h"
 #include "metrics/bandwidth.h"
 
 namespace ccb {
@@ -65,12 +67,13 @@ struct BatchReport {
   double elapsed_s = 0;
   double wall_s = 0;  // the batch, checks included: what sizes the next one
   double sum_us = 0;
+  double cpu_s = 0;  // this process's CPU time over the batch, checks included
   uint64_t wrong = 0;
   std::optional<WrongElement> first;
 };
 
 nlohmann::json encode(const BatchReport& b) {
-  nlohmann::json j{{"signal", b.signal}, {"elapsed_s", b.elapsed_s}, {"wall_s", b.wall_s}, {"sum_us", b.sum_us}, {"wrong", b.wrong}};
+  nlohmann::json j{{"signal", b.signal}, {"elapsed_s", b.elapsed_s}, {"wall_s", b.wall_s}, {"sum_us", b.sum_us}, {"cpu_s", b.cpu_s}, {"wrong", b.wrong}};
   if (b.first)
     j["first"] = {{"rank", b.first->rank},     {"bytes", b.first->bytes},       {"call", b.first->call},
                   {"offset", b.first->offset}, {"element", b.first->element},   {"expected", b.first->expected},
@@ -82,7 +85,7 @@ BatchReport decode(const std::string& text) {
   try {
     const nlohmann::json j = nlohmann::json::parse(text);
     BatchReport b{j.at("signal").get<int>(), j.at("elapsed_s").get<double>(), j.at("wall_s").get<double>(),
-                  j.at("sum_us").get<double>(), j.at("wrong").get<uint64_t>(), std::nullopt};
+                  j.at("sum_us").get<double>(), j.at("cpu_s").get<double>(), j.at("wrong").get<uint64_t>(), std::nullopt};
     if (j.contains("first")) {
       const auto& f = j.at("first");
       b.first = WrongElement{f.at("rank").get<int>(),        f.at("bytes").get<uint64_t>(),  f.at("call").get<uint64_t>(),
@@ -141,7 +144,11 @@ SoakState run_soak(CollectiveRunner& runner, Bootstrap& boot, const std::vector<
   StopSignals signals;
   const TestFault fault = TestFault::from_env();
   SoakState st;
-  for (uint64_t b : sizes) st.sizes.push_back(SoakSize{b, Algorithm::kRing, 0, 0, {}, 0, 0, 0});
+  for (uint64_t b : sizes) {
+    SoakSize s;
+    s.bytes = b;
+    st.sizes.push_back(s);
+  }
   std::vector<uint64_t> batch_calls(sizes.size(), 1);
   uint64_t call_count = 0;
   const auto t0 = Clock::now();
@@ -151,25 +158,30 @@ SoakState run_soak(CollectiveRunner& runner, Bootstrap& boot, const std::vector<
     if (sizes.size() > 1 || s.calls == 0) wrong_before = runner.prepare(s.bytes);
     s.algorithm = runner.active_algorithm();
     const auto batch_start = Clock::now();
+    const double cpu_start = process_cpu_seconds();
     BatchReport mine = run_batch(runner, fault, s.bytes, batch_calls[at], call_count, t0);
     mine.wrong += wrong_before;
     mine.signal = g_stop_signal;
     mine.wall_s = seconds_since(batch_start);
+    mine.cpu_s = process_cpu_seconds() - cpu_start;
     mine.elapsed_s = seconds_since(t0);
     double slowest = 0, wall_s = 0;
     int signal = 0;
     std::optional<WrongElement> first;
     const std::vector<std::string> all = boot.allgather(encode(mine).dump());
+    s.rank_cpu_s.resize(all.size(), 0);
     for (size_t r = 0; r < all.size(); ++r) {
       const BatchReport b = decode(all[r]);
       slowest = std::max(slowest, b.sum_us);
       wall_s = std::max(wall_s, b.wall_s);
       s.wrong += b.wrong;
+      s.rank_cpu_s[r] += b.cpu_s;
       signal = signal ? signal : b.signal;
       if (b.first && (!first || b.first->call < first->call)) first = b.first;
       if (r == 0) st.elapsed_s = b.elapsed_s;
     }
     const double mean_us = slowest / static_cast<double>(batch_calls[at]);
+    s.wall_s += wall_s;
     s.calls += batch_calls[at];
     s.slowest_total_us += slowest;
     s.batch_mean_us.push_back(mean_us);
@@ -198,6 +210,11 @@ SizeResult soak_result(const CollectiveRunner& runner, int ranks, const SoakSize
   r.line_rate_gbps = runner.line_rate_gbps();
   r.link_util_pct = utilization_pct(r.busbw_gbps, r.line_rate_gbps);
   r.wrong = s.wrong;
+  for (double cpu_s : s.rank_cpu_s) r.rank_cpu_pct.push_back(s.wall_s > 0 ? 100 * cpu_s / s.wall_s : 0);
+  if (!r.rank_cpu_pct.empty()) {
+    r.cpu_pct_mean = std::accumulate(r.rank_cpu_pct.begin(), r.rank_cpu_pct.end(), 0.0) / static_cast<double>(r.rank_cpu_pct.size());
+    r.cpu_pct_max = *std::max_element(r.rank_cpu_pct.begin(), r.rank_cpu_pct.end());
+  }
   r.soak = SoakFigures{0, s.busbw_last_gbps, s.busbw_worst_gbps, "", ""};
   return r;
 }

@@ -46,6 +46,8 @@ struct SoakSize {
   std::vector<double> batch_mean_us;    // each batch's slowest-rank mean call
   double busbw_last_gbps = 0, busbw_worst_gbps = 0;
   uint64_t wrong = 0;
+  std::vector<double> rank_cpu_s = {};  // each rank's CPU time in this size's batches
+  double wall_s = 0;                    // those batches' wall time, the slowest rank's
 };
 
 struct SoakState {
