@@ -28,8 +28,8 @@ for n in 2 3 4 6 8; do
   "$cluster" down > /dev/null
 done
 sweeps=("$out"/fit/allreduce-ring-*h.json "$out"/fit/all-gather-*h.json)
-"$ccbench" model fit "$out"/fit/allreduce-ring-4h.json "$out"/fit/all-gather-4h.json -o "$out/fit/fit-4h.json" --plot "$out/fit/fit-4h.svg" > "$out/fit/fit-4h.txt" 2>&1
-"$ccbench" model fit "${sweeps[@]}" --ranks 2,3,4 -o "$out/fit/fit-2to4h.json" > "$out/fit/fit-2to4h.txt" 2>&1
+"$ccbench" model fit "$out"/fit/allreduce-ring-4h.json "$out"/fit/all-gather-4h.json --out "$out/fit/fit-4h.json" --plot "$out/fit/fit-4h.svg" > "$out/fit/fit-4h.txt" 2>&1
+"$ccbench" model fit "${sweeps[@]}" --ranks 2,3,4 --out "$out/fit/fit-2to4h.json" > "$out/fit/fit-2to4h.txt" 2>&1
 "$ccbench" model validate "${sweeps[@]}" --fit-ranks 2,3,4 --json "$out/fit/validate.json" > "$out/fit/validate.txt" 2>&1
 profiles=(--profile bert-large:ddp --profile gpt2-xl:tp --profile t5-11b:tp)
 study_run() {  # NAME CLUSTER-FLAGS...
@@ -42,5 +42,5 @@ study_run() {  # NAME CLUSTER-FLAGS...
 study_run 10g --rate 10gbit
 study_run 2g-1ms --rate 2gbit --delay 1ms
 "$ccbench" study --from "$out/study/10g.json" --label 10G --from "$out/study/2g-1ms.json" --label 2G-1ms \
-  -o "$out/study/table" > "$out/study/table.txt" 2>&1
+  --out "$out/study/table" > "$out/study/table.txt" 2>&1
 cat "$out/fit/fit-4h.txt" "$out/fit/validate.txt" "$out/study/table.txt"

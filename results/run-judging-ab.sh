@@ -30,7 +30,7 @@ run_pair() { shaped_pair_run "$out" "$1" "${run_args[@]}"; }
   echo "  ip netns exec ccba env ... CCB_RANK=0 ccbench ${run_args[*]} --iface ccba0 --json NAME.json"
   echo "shaped-pair up --rate $slow, then the same for b1, b2"
   echo "ccbench compare a1.json a2.json (and a3/a4 ... a9/a10) --junit aa-N.xml"
-  echo "ccbench baseline -o base.json a*.json; ccbench compare a1.json b1.json and base.json b2.json --junit --markdown"
+  echo "ccbench baseline --out base.json a*.json; ccbench compare a1.json b1.json and base.json b2.json --junit --markdown"
 } >"$out/commands.txt"
 
 "$pair" up --rate "$rate" --mtu 9000 >"$out/link-a.txt"
@@ -47,7 +47,7 @@ for p in 1 2 3 4 5; do
     --json "$out/aa-$p.json" >"$out/aa-$p.txt" 2>&1
   echo "aa-$p exit $?" >>"$out/exits.txt"
 done
-"$ccbench" baseline -o "$out/base.json" "$out"/a{1,2,3,4,5,6,7,8,9,10}.json >"$out/baseline.txt" 2>&1
+"$ccbench" baseline --out "$out/base.json" "$out"/a{1,2,3,4,5,6,7,8,9,10}.json >"$out/baseline.txt" 2>&1
 "$ccbench" compare "$out/a1.json" "$out/b1.json" --junit "$out/ab.xml" --markdown "$out/ab.md" --json "$out/ab.json" \
   >"$out/ab.txt" 2>&1
 echo "ab exit $?" >>"$out/exits.txt"

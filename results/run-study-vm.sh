@@ -16,4 +16,4 @@ machine_txt "$out" "command: results/run-study-vm.sh $*" "$("$ccbench" --version
   "vm: tools/rxe-vm/rxe-run (qemu TCG, -smp 2, 3 GiB, Debian kernel $("$here/tools/rxe-vm/pick-kernel")); 2 ranks in the VM"
 RXE_VM_OUT="$out" "$here/tools/rxe-vm/rxe-run" --timeout 2400 --mem 3G -- \
   "$ccbench" study --np 2 --transports tcp,verbs --profile bert-large:ddp,gpt2-xl:tp,t5-11b:tp -n 2 -w 1 \
-  --gpu-tflops a100 -o "$out/study" 2>&1 | tee "$out/study.txt"
+  --gpu-tflops a100 --out "$out/study" 2>&1 | tee "$out/study.txt"

@@ -17,7 +17,7 @@ trap 'rm -rf "$dir"' EXIT
 for run in base new; do
   "$ccbench" run --np 2 --sizes 64K,1M -n 3 -w 1 --algo ring --repeat 4 --line-rate 10G --json "$dir/$run.json" >/dev/null
 done
-"$ccbench" report "$dir/new.json" --baseline "$dir/base.json" -o "$dir/report"
+"$ccbench" report "$dir/new.json" --baseline "$dir/base.json" --out "$dir/report"
 
 # check PAGE: what the browser saw, as "images=N broken=M verdicts=yes|no study=T" (T: a
 # study's tables).
@@ -71,7 +71,7 @@ if [[ -n ${2:-} ]]; then
 fi
 # ccbench study's report: its table per profile and its plots (two runs labelled apart).
 "$ccbench" run --np 2 --profile bert-large:ddp --profile gpt2-xl:tp -n 1 -w 0 --json "$dir/profiles.json" >/dev/null
-"$ccbench" study --from "$dir/profiles.json" --label a --from "$dir/profiles.json" --label b -o "$dir/study" >/dev/null
+"$ccbench" study --from "$dir/profiles.json" --label a --from "$dir/profiles.json" --label b --out "$dir/study" >/dev/null
 seen=$(check "study/index.html")
 echo "report_in_browser: the study report: $seen"
 [[ $seen =~ ^images=([0-9]+)\ broken=0\ .*study=2$ && ${BASH_REMATCH[1]} -ge 2 ]] || {

@@ -35,7 +35,7 @@ TEST_CASE("repeated runs, a baseline, and compare's exit status and files", "[cl
   CHECK(a["schema"] == "ccbench.result/2");
   CHECK(a["job"]["shuffle_seed"].is_number());
   CHECK(a["results"][0]["passes"].size() == 4);
-  ProcessResult base = run_process(ccbench({"baseline", "-o", d / "base.json", d / "a.json", d / "b.json"}));
+  ProcessResult base = run_process(ccbench({"baseline", "--out", d / "base.json", d / "a.json", d / "b.json"}));
   INFO(base.output);
   CHECK(base.status == 0);
   // Against itself nothing can regress; a copy ten times slower regresses everywhere,
@@ -70,7 +70,7 @@ TEST_CASE("bad input to the judging commands: one line, exit 2", "[cli][judging]
                         Case{{"compare", d / "none.json", d / "none.json"}, "cannot read result file"},
                         Case{{"compare", d / "inc.json", d / "inc.json", "--min-change", "lots"}, "is not a percentage"},
                         Case{{"compare", d / "inc.json", d / "inc.json", "--junit", d / "no/such/j.xml"}, "does not exist"},
-                        Case{{"baseline", "-o", d / "inc.json", d / "inc.json"}, "is one of the runs it merges"},
+                        Case{{"baseline", "--out", d / "inc.json", d / "inc.json"}, "is one of the runs it merges"},
                         Case{{"run", "--np", "2", "--seed", "3"}, "--seed orders the sizes of --shuffle"},
                         Case{{"run", "--np", "2", "--repeat", "0"}, "--repeat"}}) {
     ProcessResult r = run_process(ccbench(c.args));
@@ -119,18 +119,18 @@ TEST_CASE("report, history and --plot: files written, and without gnuplot exit 2
   std::ifstream svg(d / "busbw.svg");
   std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
   CHECK_THAT(text, Catch::Contains("<svg"));
-  ProcessResult report = run_process(ccbench({"report", d / "n1.json", "-o", d / "report"}));
+  ProcessResult report = run_process(ccbench({"report", d / "n1.json", "--out", d / "report"}));
   INFO(report.output);
   CHECK(report.status == 0);
   for (const char* f : {"index.html", "summary.md", "busbw.svg", "busbw.png", "latency.svg", "latency.png"})
     CHECK(std::filesystem::exists(d / "report/" + std::string(f)));
   std::filesystem::create_directory(d / "nights");
   std::filesystem::copy_file(d / "n1.json", d / "nights/n1.json");
-  ProcessResult history = run_process(ccbench({"history", d / "nights", "-o", d / "trend"}));
+  ProcessResult history = run_process(ccbench({"history", d / "nights", "--out", d / "trend"}));
   CHECK(history.status == 0);
   CHECK(std::filesystem::exists(d / "trend/trend.svg"));
   // Without gnuplot: the report says so in one line and exit 2, and the pages are there.
-  ProcessResult bare = run_process(ccbench({"report", d / "n1.json", "-o", d / "bare"}), {{"PATH", "/nonexistent"}});
+  ProcessResult bare = run_process(ccbench({"report", d / "n1.json", "--out", d / "bare"}), {{"PATH", "/nonexistent"}});
   CHECK(bare.status == 2);
   CHECK_THAT(bare.output, Catch::Contains("gnuplot is not installed"));
   CHECK(std::filesystem::exists(d / "bare/index.html"));
@@ -139,7 +139,7 @@ TEST_CASE("report, history and --plot: files written, and without gnuplot exit 2
   CHECK_THAT(plot.output, Catch::Contains("--plot needs gnuplot"));
   ProcessResult kind = run_process(ccbench({"run", "--np", "2", "--plot", d / "p.pdf"}));
   CHECK(kind.status == 2);
-  ProcessResult file_as_dir = run_process(ccbench({"report", d / "n1.json", "-o", d / "n1.json"}));
+  ProcessResult file_as_dir = run_process(ccbench({"report", d / "n1.json", "--out", d / "n1.json"}));
   CHECK(file_as_dir.status == 2);
   CHECK_THAT(file_as_dir.output, Catch::Contains("is not a folder"));
 }

@@ -30,7 +30,7 @@ ProcessResult sweep(const std::string& json_path, const std::string& np, const c
 TEST_CASE("study over TCP in one command, then the same table from separate runs", "[cli][model][study]") {
   TempDir d;
   ProcessResult live = run_process(ccbench({"study", "--np", "2", "--transports", "tcp", "--profile", "bert-large:ddp,gpt2-xl:tp",
-                                            "-n", "1", "-w", "0", "-o", d / "s"}), {}, std::chrono::seconds(240));
+                                            "-n", "1", "-w", "0", "--out", d / "s"}), {}, std::chrono::seconds(240));
   INFO(live.output);
   REQUIRE(live.status == 0);
   CHECK_THAT(live.output, Catch::Contains("comm_ms/step") && Catch::Contains("compute ") && Catch::Contains("a100"));
@@ -48,7 +48,7 @@ TEST_CASE("study over TCP in one command, then the same table from separate runs
   CHECK_THAT(compare.output, Catch::Contains("bert-large:ddp[auto] gradient bucket: allreduce ring tcp"));
 
   ProcessResult from = run_process(ccbench({"study", "--from", d / "s/tcp.json", "--label", "day1", "--from", d / "s/tcp.json",
-                                            "--label", "day2", "--compute-ms", "100", "-o", d / "t"}));
+                                            "--label", "day2", "--compute-ms", "100", "--out", d / "t"}));
   INFO(from.output);
   REQUIRE(from.status == 0);
   const json table = read_json(d / "t/study.json");
@@ -60,13 +60,13 @@ TEST_CASE("study over TCP in one command, then the same table from separate runs
 TEST_CASE("study: a transport that cannot run here is an error, or a note with --skip-unavailable", "[cli][model][study]") {
   if (has_rdma_device()) return;  // this host has verbs: nothing to refuse
   TempDir d;
-  ProcessResult refused = run_process(ccbench({"study", "--np", "2", "--transports", "tcp,verbs", "--profile", "bert-large:ddp", "-o", d / "s"}));
+  ProcessResult refused = run_process(ccbench({"study", "--np", "2", "--transports", "tcp,verbs", "--profile", "bert-large:ddp", "--out", d / "s"}));
   CHECK(refused.status == 2);
   CHECK_THAT(refused.output, Catch::Contains("verbs cannot run here") && Catch::Contains("--skip-unavailable"));
   CHECK(std::count(refused.output.begin(), refused.output.end(), '\n') == 1);
   CHECK_FALSE(std::filesystem::exists(d / "s/tcp.json"));  // judged before any rank started
   ProcessResult skipped = run_process(ccbench({"study", "--np", "2", "--transports", "tcp,verbs", "--profile", "gpt2-xl:tp",
-                                               "-n", "1", "-w", "0", "--skip-unavailable", "-o", d / "s"}), {}, std::chrono::seconds(240));
+                                               "-n", "1", "-w", "0", "--skip-unavailable", "--out", d / "s"}), {}, std::chrono::seconds(240));
   INFO(skipped.output);
   REQUIRE(skipped.status == 0);
   CHECK_THAT(read_json(d / "s/study.json")["notes"][0].get<std::string>(), Catch::Contains("skipped verbs"));
@@ -81,7 +81,7 @@ TEST_CASE("model fit, project and validate from real sweeps", "[cli][model]") {
       REQUIRE(r.status == 0);
     }
   const std::vector<std::string> files{d / "allreduce2.json", d / "all_gather2.json", d / "allreduce3.json", d / "all_gather3.json"};
-  std::vector<std::string> fit_args{"model", "fit", "-o", d / "fit.json"};
+  std::vector<std::string> fit_args{"model", "fit", "--out", d / "fit.json"};
   fit_args.insert(fit_args.end(), files.begin(), files.end());
   ProcessResult fit = run_process(ccbench(fit_args));
   INFO(fit.output);
@@ -125,7 +125,7 @@ TEST_CASE("model fit, project and validate from real sweeps", "[cli][model]") {
                         Case{{"model", "project", "--ranks", "8"}, "needs the network"},
                         Case{{"model", "project", "--fit", d / "allreduce2.json", "--ranks", "8"}, "is not a fit"},
                         Case{{"model", "validate", "--fit-ranks", "2,3", d / "allreduce2.json"}, "no result outside --fit-ranks"},
-                        Case{{"study", "--from", d / "allreduce2.json", "-o", d / "x"}, "holds no profile step"},
+                        Case{{"study", "--from", d / "allreduce2.json", "--out", d / "x"}, "holds no profile step"},
                         Case{{"study", "--from", d / "a.json", "--label", "a", "--label", "b"}, "give one label per file"}}) {
     ProcessResult r = run_process(ccbench(c.args));
     INFO(r.output);

@@ -10,12 +10,12 @@ namespace ccb::cli {
 
 void BaselineCommand::add_options(CLI::App& sub) {
   sub.add_option("runs", runs_, "Result files of ccbench run (several nights, or hosts of one kind)")->required();
-  sub.add_option("-o,--output", output_, "The baseline to write (a result file compare reads)")->required();
+  sub.add_option("--out", output_, "The baseline to write (a result file compare reads)")->required();
   sub.add_flag("--allow-incomplete", allow_incomplete_, "Take runs that did not finish");
 }
 
 int BaselineCommand::run(const CLI::App&) {
-  const OutputTarget out = check_output("-o", output_);
+  const OutputTarget out = check_output("--out", output_);
   std::vector<judge::ResultFile> runs;
   for (const std::string& path : runs_) {
     if (same_file(path, output_)) throw_invalid("-o '" + output_ + "' is one of the runs it merges: write it elsewhere");

@@ -1,4 +1,4 @@
-// `ccbench baseline -o BASE RUN...`: merges runs into one baseline result file
+// `ccbench baseline --out BASE RUN...`: merges runs into one baseline result file
 // (lib/judge/baseline.h), dropping outlier runs and saying why. No ranks, no sockets.
 #pragma once
 #include <CLI/CLI.hpp>

@@ -24,6 +24,7 @@
 #include "study_command.h"
 #include "profile_listing.h"
 #include "run_command.h"
+#include "help_text.h"
 #include "unknown_words.h"
 
 namespace {
@@ -33,16 +34,14 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("-e,--maxbytes", c.max_bytes, "Largest size");
   run.add_option("-f,--stepfactor", c.step_factor, "Size multiplier between -b and -e")->check(ccb::finite_in(1, 1e6))->capture_default_str();
   run.add_option("--sizes", c.sizes, "Explicit size list, e.g. 1M,25M,64M (default: an LLM list 8 B..64 MiB)");
-  run.add_option("-d,--dtype", c.dtype, "float, double, half, bfloat16, int32, int64, uint8")->capture_default_str();
-  run.add_option("-o,--op", c.op, "sum, prod, min, max, avg")->capture_default_str();
+  run.add_option("-d,--dtype", c.dtype, ccb::cli::dtype_names())->capture_default_str();
+  run.add_option("-o,--op", c.op, "The reduction: " + ccb::cli::op_names())->capture_default_str();
   run.add_option("--algo", c.algos,
                  "auto (per size and world size, from the shipped table or --tune; the algo column says which ran), ring, tree, rd "
                  "(recursive doubling), or a list of the last three to compare them")
       ->capture_default_str();
   run.add_flag("--tune", c.tune, "with --algo auto: time every algorithm at each size at start-up and run the fastest");
-  run.add_option("--collective", c.collective,
-                 "allreduce, reduce_scatter, all_gather, broadcast, reduce, all_to_all, all_to_allv, send_recv, gather, scatter")
-      ->capture_default_str();
+  run.add_option("--collective", c.collective, ccb::cli::collective_names())->capture_default_str();
   run.add_option("--root", c.root, "broadcast, reduce, gather and scatter: the root rank")->capture_default_str();
   run.add_option("--peer-map", c.peer_map,
                  "send_recv: rank r sends to the r-th entry, a permutation of the ranks (default: r+1)");
@@ -61,7 +60,7 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("--spin-us", c.spin_us, "Busy-poll this long before sleeping in epoll")->check(CLI::Range(0, 1000000))->capture_default_str();
   run.add_option("--chunk-bytes", c.chunk_bytes, "Pipeline chunk size")->capture_default_str();
   run.add_option("--slots", c.slots, "Chunks received ahead")->check(CLI::Range(1, 64))->capture_default_str();
-  run.add_option("--profile", c.profiles, "LLM step to measure: NAME[:ddp|tp|fsdp] (a preset or a model .json); repeatable")->group("Profiles");
+  run.add_option("--profile", c.profiles, "LLM step to measure: NAME[:" + ccb::cli::mode_names() + "] (a preset, see --list-profiles, or a model .json); repeatable")->group("Profiles");
   run.add_option("--trace", c.trace, "Replay a collective trace (JSON lines of {op, bytes, dtype}) in order")->group("Profiles");
   run.add_option("--parallel", c.parallel, "Run --profile MODEL as a 3D-parallel job: tp=T,pp=P,dp=D (Megatron's rank order); each group on its own connections, one kind at a time and all at once")->group("Profiles");
   run.add_option("--trace-passes", c.trace_passes, "Timed passes over a replayed step (--trace, --parallel)")->check(CLI::Range(1, 1000000))->capture_default_str()->group("Profiles");
@@ -137,7 +136,6 @@ int qualify_main(const CLI::App& app, ccb::cli::QualifyCommand& c, const std::ve
 
 int study_main(const CLI::App& app, ccb::cli::StudyCommand& c, const std::vector<std::string>& argv) {
   c.base.argv = argv;
-  if (app.count("--transport") > 0) ccb::throw_invalid("study measures each of --transports tcp,verbs,...: not --transport");
   if (!c.transports.empty()) ccb::check_transport_flags(app, c.transport_list());
   if (!c.from.empty() || c.transports.empty()) {
     ccb::cli::prepare_study(c, true);  // --from, or the error naming both ways
@@ -230,6 +228,8 @@ int main(int argc, char** argv) {
     command->add_options(*sub);
     judging_apps.emplace_back(sub, command.get());
   }
+  study->remove_option(study->get_option("--transport"));  // study measures --transports, each in turn
+  ccb::cli::add_help_footers(app);
   const std::vector<std::string> words(argv, argv + argc);
   if (words.size() == 1 || words[1] == "help") return help_main(app, words);
   if (const std::optional<std::string> unknown = ccb::cli::unknown_word(app, words)) {

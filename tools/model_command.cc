@@ -56,13 +56,13 @@ void ModelCommand::add_options(CLI::App& sub) {
   sub.require_subcommand(1);
   fit_app_ = sub.add_subcommand("fit", "Fit the alpha-beta-gamma cost of each collective, algorithm and world size in result files");
   fit_app_->add_option("results", fit_.results, "Result files of sweeps (ccbench run --json), one machine")->required();
-  fit_app_->add_option("-o,--output", fit_.out, "Write the fit as JSON (model project --fit reads it)");
+  fit_app_->add_option("--out", fit_.out, "Write the fit as JSON (model project --fit reads it)");
   fit_app_->add_option("--plot", fit_.plot, "Draw the measured points and the model into this .svg or .png");
   fit_app_->add_option("--ranks", fit_.ranks, "Fit only these world sizes")->delimiter(',')->allow_extra_args(false);
 
   project_app_ = sub.add_subcommand("project", "Project a training step's communication and time to thousands of GPUs");
   Project& p = project_;
-  project_app_->add_option("--fit", p.fit, "A fit (model fit -o FILE): its latency and bandwidth per collective");
+  project_app_->add_option("--fit", p.fit, "A fit (model fit --out FILE): its latency and bandwidth per collective");
   project_app_->add_option("--transport", p.transport, "The fit's transport to use, when it holds several");
   project_app_->add_option("--alpha", p.alpha, "Or give the latency of one message step: 2us");
   project_app_->add_option("--bandwidth", p.bandwidth, "and the link's bandwidth in bit/s: 100G");
@@ -95,7 +95,7 @@ int ModelCommand::run(const CLI::App&) {
 int run_model_fit(const ModelCommand::Fit& f) {
   if (!f.plot.empty()) check_plot_path(f.plot);
   std::optional<OutputTarget> out;
-  if (!f.out.empty()) out = check_output("-o", f.out);
+  if (!f.out.empty()) out = check_output("--out", f.out);
   const model::FitReport fit = model::fit_results(read_all(f.results), f.ranks);
   std::cout << model::fit_table(fit) << std::flush;
   if (out) write_output(*out, model::fit_json(fit));

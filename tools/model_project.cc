@@ -79,7 +79,7 @@ model::Network network(const ModelCommand::Project& p) {
     return model::Network::from_fit(fit, p.transport).with_intra(intra);
   }
   if (p.alpha.empty() || p.bandwidth.empty())
-    throw_invalid("model project needs the network: --fit FIT.json (model fit -o), or --alpha 2us --bandwidth 100G");
+    throw_invalid("model project needs the network: --fit FIT.json (model fit --out), or --alpha 2us --bandwidth 100G");
   return model::Network::given(params(p.alpha, p.bandwidth, "--alpha", "--bandwidth"),
                                "given: a " + p.alpha + ", bandwidth " + p.bandwidth + "bit/s").with_intra(intra);
 }

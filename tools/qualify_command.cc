@@ -83,7 +83,7 @@ void run_sweep_item(const BatteryItem& item, const judge::QualifySpec& spec, Ran
     ran.algorithm = r.algorithm;
     if (!record) continue;
     table.row(r, ran);
-    record->add(ResultRow{ran, r, "", "", 0, ""});
+    record->add(ResultRow{ran, r, "", "", 0, "", false});
   }
   if (record) table.footer();
 }
@@ -105,7 +105,7 @@ void run_soak_item(const BatteryItem& item, const judge::QualifySpec& spec, Rank
     RunOptions ran = o;
     ran.algorithm = s.algorithm;
     table.row(r, ran);
-    record->replace(ResultRow{ran, r, "", "", 0, ""});
+    record->replace(ResultRow{ran, r, "", "", 0, "", false});
   }
   table.footer();
   if (st.first_wrong) std::cout << "# first wrong element: " << describe(*st.first_wrong) << "\n";
@@ -169,6 +169,12 @@ judge::RuleReport judge_battery(const QualifyCommand& c, const ResultRecord& rec
   return report;
 }
 
+// The verdict in one line, on the terminal and at the top of the report.
+std::string qualify_line(const QualifyCommand& c, const judge::RuleReport& verdict) {
+  return std::string("qualify: ") + (verdict.exit_status() == 0 ? "PASS" : "FAIL") + ": " + c.spec.name + ", " +
+         std::to_string(verdict.failures()) + " of " + std::to_string(verdict.outcomes.size()) + " checks failed";
+}
+
 void write_outputs(const QualifyCommand& c, const ResultRecord& record, const judge::RuleReport& verdict,
                    const Judged& judged) {
   std::cout << report::rules_table(verdict) << std::flush;
@@ -178,6 +184,7 @@ void write_outputs(const QualifyCommand& c, const ResultRecord& record, const ju
   in.title = "ccbench qualify: " + c.spec.name;
   in.files.push_back(judge::parse_result_text(record.json_text(), c.spec.name, true));
   in.rules = verdict;
+  in.verdict = qualify_line(c, verdict);
   if (judged.heatmap) in.extra_plots.push_back(*judged.heatmap);
   const report::ReportOutput out = report::build_report(in);
   const std::string dir = c.report_dir + "/";
@@ -252,8 +259,7 @@ int run_qualify_rank(QualifyCommand& c) {
       const judge::RuleReport verdict = judge_battery(c, record, judged);
       write_outputs(c, record, verdict, judged);
       status = verdict.exit_status();
-      std::cout << "qualify: " << (status == 0 ? "PASS" : "FAIL") << ": " << c.spec.name << ", " << verdict.failures()
-                << " of " << verdict.outcomes.size() << " checks failed\n" << std::flush;
+      std::cout << qualify_line(c, verdict) << "\n" << std::flush;
     }
     // Every rank exits as rank 0 judged; anything but its "0" is a failure.
     return rank.boot.allgather(std::to_string(status)).front() == "0" ? 0 : 1;

@@ -17,7 +17,7 @@ namespace ccb::cli {
 
 void ReportCommand::add_options(CLI::App& sub) {
   sub.add_option("results", results_, "Result files (ccbench JSON, or bench_collectives' Google Benchmark JSON)")->required();
-  sub.add_option("-o,--output", out_dir_, "The report's folder (made if missing): index.html, summary.md, plots")->required();
+  sub.add_option("--out", out_dir_, "The report's folder (made if missing): index.html, summary.md, plots")->required();
   sub.add_option("--baseline", baseline_, "Compare the last result file with this baseline, and plot the change");
   sub.add_option("--rules", rules_, "Judge the last result file by these rules (YAML)");
   sub.add_flag("--allow-incomplete", allow_incomplete_, "Take runs that did not finish");
@@ -35,9 +35,9 @@ void prepare_output_dir(const std::string& flag, const std::string& dir) {
 }
 
 int ReportCommand::run(const CLI::App&) {
-  prepare_output_dir("-o", out_dir_);
+  prepare_output_dir("--out", out_dir_);
   const std::string dir = out_dir_ + "/";
-  for (const char* name : {"index.html", "summary.md"}) check_output("-o", dir + name);
+  for (const char* name : {"index.html", "summary.md"}) check_output("--out", dir + name);
   report::ReportInput in;
   for (const std::string& path : results_) in.files.push_back(judge::read_result_file(path, allow_incomplete_));
   if (!baseline_.empty())

@@ -1,4 +1,4 @@
-// `ccbench report RESULT... -o DIR [--baseline BASE] [--rules RULES]`: writes DIR/index.html
+// `ccbench report RESULT... --out DIR [--baseline BASE] [--rules RULES]`: writes DIR/index.html
 // (self-contained, plots inline), DIR/summary.md and the plots as SVG and PNG
 // (lib/report). `ccbench run --plot FILE.svg|.png` draws the run's bus bandwidth at its
 // end. No ranks, no sockets. Exit status: 0 written; 2 bad input, or gnuplot missing

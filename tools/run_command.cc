@@ -218,7 +218,7 @@ static uint64_t run_sweeps(const RunCommand& cmd, Communicator& comm, Bootstrap&
         ran.algorithm = r.algorithm;  // what auto chose for this size
         if (out.streaming()) out.table.row(r, ran);
         if (out.root && cmd.hops) print_hops(r, out.labels, cmd.hop_factor);
-        if (out.root) out.record.add(ResultRow{ran, r, "", "", 0, ""});
+        if (out.root) out.record.add(ResultRow{ran, r, "", "", 0, "", a == Algorithm::kAuto});
       }
       if (out.streaming()) out.table.footer();
     }
@@ -245,7 +245,7 @@ static uint64_t run_profile_passes(const RunCommand& cmd, Communicator& comm, Bo
     double step_us = run_profile(comm, boot, p, o, [&](const ProfileRow& row) {
       wrong += row.result.wrong;
       if (out.streaming()) out.table.row(row.result, row.options, row.entry.count);
-      if (out.root) out.record.add(ResultRow{row.options, row.result, p.name, row.entry.what, row.entry.count, algo});
+      if (out.root) out.record.add(ResultRow{row.options, row.result, p.name, row.entry.what, row.entry.count, algo, false});
     });
     if (out.root)
       out.record.add(StepSummary{"profile", p.name, p.summary, algo, step_us, p.calls_per_step(), p.bytes_per_step(), {}});
@@ -310,12 +310,12 @@ static uint64_t remeasure(const RunCommand& cmd, Communicator& comm, Bootstrap& 
   CollectiveRunner runner(comm, boot, o);
   SizeResult key;
   key.bytes = bytes;
-  if (out.root) out.record.restart(ResultRow{o, key, "", "", 0, ""});
+  if (out.root) out.record.restart(ResultRow{o, key, "", "", 0, "", false});
   uint64_t wrong = 0;
   for (int pass = 0; pass < cmd.repeat; ++pass) {
     SizeResult r = runner.run(bytes);
     wrong += r.wrong;
-    if (out.root) out.record.add(ResultRow{o, r, "", "", 0, ""});
+    if (out.root) out.record.add(ResultRow{o, r, "", "", 0, "", false});
   }
   return wrong;
 }

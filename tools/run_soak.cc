@@ -19,7 +19,7 @@ ResultRow soak_row(const CollectiveRunner& runner, int ranks, const SoakState& s
   if (st.first_wrong) r.soak->first_wrong = describe(*st.first_wrong);
   RunOptions o = runner.options();
   o.algorithm = s.algorithm;
-  return ResultRow{o, r, "", "", 0, ""};
+  return ResultRow{o, r, "", "", 0, "", false};
 }
 
 void record_rows(ResultRecord& record, const CollectiveRunner& runner, int ranks, const SoakState& st) {

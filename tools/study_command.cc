@@ -43,7 +43,7 @@ void add_study_options(CLI::App& sub, StudyCommand& c) {
   sub.add_option("--transports", c.transports, "Transports to measure, one job each: tcp,ipoib,verbs");
   sub.add_option("--from", c.from, "Tabulate this result file of profile runs instead of measuring (repeatable)");
   sub.add_option("--label", c.labels, "Name the --from file in the same position (default: its transport)");
-  sub.add_option("-o,--output", c.out_dir, "The study's folder (made if missing): <transport>.json, study.json, summary.md, index.html, plots")->capture_default_str();
+  sub.add_option("--out", c.out_dir, "The study's folder (made if missing): <transport>.json, study.json, summary.md, index.html, plots")->capture_default_str();
   sub.add_flag("--skip-unavailable", c.skip_unavailable, "A transport that cannot run here becomes a note in the report instead of an error");
   sub.add_option("--compute-ms", c.compute_ms, "A training step's compute time, for the communication's share (default: derived from the model)")
       ->check(finite_in(0, 1e9))->group("Compute");
@@ -66,7 +66,7 @@ void prepare_study(StudyCommand& c, bool report_skips) {
     throw_invalid("study: " + std::to_string(c.labels.size()) + " --label for " + std::to_string(c.from.size()) +
                   " --from: give one label per file, in the same order");
   (void)c.compute();  // --gpu-tflops
-  prepare_output_dir("-o", c.out_dir);
+  prepare_output_dir("--out", c.out_dir);
   if (!c.from.empty()) return;
   if (c.base.profiles.empty()) throw_invalid("study: give --profile MODEL:MODE,... (ccbench run --list-profiles shows them)");
   (void)c.base.profile_list();  // unknown names fail here

@@ -59,7 +59,7 @@ uint64_t run_transport_sweep(const RunCommand& cmd, RankContext& rank, ResultTab
       RunOptions ran = o;
       ran.algorithm = r.algorithm;
       if (table) table->row(r, ran);
-      if (record) record->add(ResultRow{ran, r, "", "", 0, ""});
+      if (record) record->add(ResultRow{ran, r, "", "", 0, "", false});
     }
     if (table) table->footer();
     rank.boot.barrier();  // every rank done with this transport before any closes it

@@ -7,6 +7,18 @@
 
 namespace ccb {
 
+// A flag of named values: its help shows "native|rdmacm", not CLI11's "ENUM:value in
+// {native->0,rdmacm->1} OR {0,1}".
+template <typename Enum>
+static CLI::Option* add_named(CLI::App& app, const std::string& flag, Enum& into, const std::string& help,
+                              const std::map<std::string, Enum>& names) {
+  std::string shown;
+  for (const auto& [name, value] : names) shown += (shown.empty() ? "" : "|") + name;
+  CLI::Option* o = app.add_option(flag, into, help)->transform(CLI::CheckedTransformer(names));
+  o->get_validator()->description("");
+  return o->type_name(shown);
+}
+
 static void add_verbs_flags(CLI::App& app, VerbsOptions& v) {
   app.add_option("--ib-dev", v.device, "RDMA device (default: the first with an active port)")->group("Verbs");
   app.add_option("--ib-port", v.port, "Port of the device (default: the first active)")->check(CLI::Range(0, 255))->group("Verbs");
@@ -17,16 +29,16 @@ static void add_verbs_flags(CLI::App& app, VerbsOptions& v) {
   app.add_option("--ib-timeout", v.timeout, "Ack timeout exponent: 4.096 us * 2^N")->check(CLI::Range(0, 31))->capture_default_str()->group("Verbs");
   app.add_option("--ib-retry", v.retry_count, "Transport retries before a send fails")->check(CLI::Range(0, 7))->capture_default_str()->group("Verbs");
   app.add_option("--ib-rnr-retry", v.rnr_retry, "Receiver-not-ready retries (7: forever)")->check(CLI::Range(0, 7))->capture_default_str()->group("Verbs");
-  app.add_option("--ib-cm", v.connect_mode, "Connection set-up: native (QP info over the bootstrap network) or rdmacm")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, VerbsConnectMode>{
-          {"native", VerbsConnectMode::kNative}, {"rdmacm", VerbsConnectMode::kRdmaCm}}))->group("Verbs");
-  app.add_option("--ib-completion", v.completion, "event (sleep on the completion channel) or poll (spin)")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, VerbsCompletionMode>{
-          {"event", VerbsCompletionMode::kEvent}, {"poll", VerbsCompletionMode::kPoll}}))->group("Verbs");
+  add_named(app, "--ib-cm", v.connect_mode, "Connection set-up: native (QP info over the bootstrap network) or rdmacm (default: native)",
+            std::map<std::string, VerbsConnectMode>{{"native", VerbsConnectMode::kNative}, {"rdmacm", VerbsConnectMode::kRdmaCm}})
+      ->group("Verbs");
+  add_named(app, "--ib-completion", v.completion, "event (sleep on the completion channel) or poll (spin) (default: event)",
+            std::map<std::string, VerbsCompletionMode>{{"event", VerbsCompletionMode::kEvent}, {"poll", VerbsCompletionMode::kPoll}})
+      ->group("Verbs");
   // Misbehaves on purpose, so tests can prove a rogue peer meets a clean error.
-  app.add_option("--ib-fault", v.fault, "")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, VerbsFault>{
-          {"none", VerbsFault::kNone}, {"bad-rkey", VerbsFault::kBadRkey}, {"bad-tag", VerbsFault::kBadTag}}))->group("");
+  add_named(app, "--ib-fault", v.fault, "",
+            std::map<std::string, VerbsFault>{{"none", VerbsFault::kNone}, {"bad-rkey", VerbsFault::kBadRkey}, {"bad-tag", VerbsFault::kBadTag}})
+      ->group("");
 }
 
 void add_transport_flags(CLI::App& app, TransportChoice& t) {

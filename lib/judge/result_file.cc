@@ -71,6 +71,7 @@ void read_ccbench(const json& root, ResultFile& f) {
     m.dtype = r.at("dtype").get<std::string>();
     m.op = r.at("op").get<std::string>();
     m.in_place = r.value("in_place", false);
+    m.chosen_by_auto = r.value("chosen_by", "") == "auto";
     m.bytes = r.at("bytes").get<uint64_t>();
     m.transport = transport;
     m.ranks = ranks;

@@ -19,6 +19,7 @@ struct Measured {
   int ranks = 0;
   uint64_t bytes = 0;
   bool in_place = false;
+  bool chosen_by_auto = false;  // one sweep of --algo auto: its sizes' algorithms differ
   std::vector<double> busbw_gbps, time_us, p50_us, p99_us;  // one value per pass
   std::vector<double> samples_us;  // every iteration's time, when kept (--samples)
   std::optional<double> line_rate_gbps, link_util_pct;  // the median pass's

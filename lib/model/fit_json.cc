@@ -91,13 +91,13 @@ FitReport fit_from_json(const std::string& text, const std::string& source) {
   try {
     const json j = json::parse(text);
     if (j.value("schema", "") != kFitSchema)
-      throw_invalid("is not a fit (schema " + std::string(kFitSchema) + "): make one with ccbench model fit RESULT... -o FIT.json");
+      throw_invalid("is not a fit (schema " + std::string(kFitSchema) + "): make one with ccbench model fit RESULT... --out FIT.json");
     FitReport r{j.value("machine", ""), j.value("host", ""), j.value("files", std::vector<std::string>{}), {}};
     for (const json& g : j.at("groups")) r.groups.push_back(group_from(g));
     if (r.groups.empty()) throw_invalid("holds no fitted group");
     return r;
   } catch (const json::exception& e) {
-    throw_invalid("--fit " + source + ": not a fit file (" + e.what() + "): make one with ccbench model fit -o FILE");
+    throw_invalid("--fit " + source + ": not a fit file (" + e.what() + "): make one with ccbench model fit --out FILE");
   } catch (const Error& e) {
     throw_invalid("--fit " + source + ": " + e.message());
   }

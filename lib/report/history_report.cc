@@ -66,6 +66,44 @@ std::string history_table(const judge::History& h) {
   return out.str();
 }
 
+std::string history_verdict(const judge::History& h) {
+  const std::string latest = std::filesystem::path(h.nights.back().path).filename().string();
+  if (!h.latest_regressed())
+    return "history: PASS: the latest night (" + latest + ") did not regress, " + std::to_string(h.nights.size()) + " night(s)";
+  std::string against;
+  if (h.vs_previous.back() && h.vs_previous.back()->count(judge::Verdict::kRegression)) against = "the night before";
+  if (!h.vs_baseline.empty() && h.vs_baseline.back() && h.vs_baseline.back()->count(judge::Verdict::kRegression))
+    against += std::string(against.empty() ? "" : " and ") + "the baseline";
+  return "history: FAIL: the latest night (" + latest + ") regressed against " + against;
+}
+
+std::string history_html(const judge::History& h) {
+  const size_t shown = std::min(h.keys.size(), kMaxTrendSeries);
+  const std::string shared = shared_words(h.keys);
+  std::ostringstream out;
+  out << "<h2>Nights</h2>\n<table id=\"nights\"><tr><th>started (UTC)</th><th>file</th><th>against the night before</th>"
+         "<th>against the baseline</th>";
+  for (size_t k = 0; k < shown; ++k) out << "<th>" << html_escape(short_key(h.keys[k], shared)) << " GB/s</th>";
+  out << "</tr>\n";
+  for (size_t n = 0; n < h.nights.size(); ++n) {
+    const bool regressed = (h.vs_previous[n] && h.vs_previous[n]->count(judge::Verdict::kRegression)) ||
+                           (n < h.vs_baseline.size() && h.vs_baseline[n] && h.vs_baseline[n]->count(judge::Verdict::kRegression));
+    out << "<tr class=\"" << (regressed ? "regression" : "") << "\"><td class=\"key\">" << html_escape(h.nights[n].started_utc)
+        << "</td><td class=\"key\">" << html_escape(std::filesystem::path(h.nights[n].path).filename().string())
+        << "</td><td class=\"key\">" << html_escape(verdicts(h.vs_previous[n])) << "</td><td class=\"key\">"
+        << html_escape(n < h.vs_baseline.size() ? verdicts(h.vs_baseline[n]) : "-") << "</td>";
+    for (size_t k = 0; k < shown; ++k) {
+      char cell[48] = "-";
+      if (std::optional<double> v = h.busbw(n, h.keys[k])) std::snprintf(cell, sizeof cell, "%.4g%s", *v, marks(h, n, h.keys[k]).c_str());
+      out << "<td>" << cell << "</td>";
+    }
+    out << "</tr>\n";
+  }
+  out << "</table>\n<p>" << (shared.empty() ? "" : html_escape(shared) + ": ")
+      << "bus bandwidth, median pass; ! regressed against the night before, * against the baseline.</p>\n";
+  return out.str();
+}
+
 Plot trend_plot(const judge::History& h) {
   const std::string shared = shared_words(h.keys);
   Plot p{.name = "trend", .title = "Bus bandwidth per night (median pass)" + (shared.empty() ? "" : ": " + shared),

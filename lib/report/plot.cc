@@ -39,14 +39,6 @@ std::string quoted(const std::string& s) {
   return out + "'";
 }
 
-// A string in a datablock: one column between double quotes, which it cannot hold.
-std::string data_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s)
-    if (c != '"' && c != '\n' && c != '\r') out += c;
-  return out + "\"";
-}
-
 std::string number(double v) {
   char b[40];
   std::snprintf(b, sizeof b, "%.10g", v);
@@ -115,9 +107,17 @@ std::string bars(const Plot& p) {
   // Every bar 0 (a run against itself): a range around 0, since gnuplot refuses an
   // empty one and draws nothing.
   const double bottom = low < 0 || high == 0 ? low - pad : 0, top = high > 0 || low == 0 ? high + pad : 0;
-  s << "EOD\nset boxwidth 0.7\nset style fill solid 0.85\nset xtics rotate by -30\nunset key\n"
+  s << "EOD\nset boxwidth 0.7\nset style fill solid 0.85\nset xtics rotate by -30\n"
+    << (p.bar_legend.empty() ? "unset key\n" : "set key outside top center horizontal\n")
     << "set xzeroaxis lt -1\nset yrange [" << number(bottom) << ":" << number(top) << "]\n"
-    << "plot $bars using 0:2:3:xtic(1) with boxes lc rgb variable notitle\n";
+    << "plot $bars using 0:2:3:xtic(1) with boxes lc rgb variable notitle";
+  // A legend entry is an empty series in the colour it names.
+  for (const Bar& entry : p.bar_legend) {
+    char colour[16];
+    std::snprintf(colour, sizeof colour, "#%06x", entry.color & 0xffffffu);
+    s << ", NaN with boxes lc rgb '" << colour << "' title " << quoted(entry.label);
+  }
+  s << "\n";
   return s.str();
 }
 
@@ -127,7 +127,7 @@ std::string heatmap(const Plot& p) {
   for (size_t row = 0; row < p.cells.size(); ++row)
     for (size_t col = 0; col < p.cells[row].size(); ++col)
       s << col << ' ' << row << ' ' << (std::isfinite(p.cells[row][col]) ? number(p.cells[row][col]) : "NaN") << ' '
-        << data_string(row < p.cell_labels.size() && col < p.cell_labels[row].size() ? p.cell_labels[row][col] : "") << "\n";
+        << data_label(row < p.cell_labels.size() && col < p.cell_labels[row].size() ? p.cell_labels[row][col] : "") << "\n";
   s << "EOD\n";
   std::string tics;
   for (size_t i = 0; i < p.cell_names.size(); ++i) tics += (tics.empty() ? "" : ", ") + quoted(p.cell_names[i]) + " " + std::to_string(i);

@@ -34,6 +34,7 @@ struct Plot {
   bool x_is_size = true;       // false: x is a plain number (a night's index)
   std::vector<Series> series = {};  // lines, or
   std::vector<Bar> bars = {};       // bars over named categories
+  std::vector<Bar> bar_legend = {}; // what each bar colour means (value unused)
   std::vector<std::pair<double, std::string>> x_tics = {};  // labels of a plain x (a history's nights)
   // or a heatmap: cells[row][column] (NaN: none, as the diagonal of a scan), each
   // row and column named by cell_names; low values red, high green.

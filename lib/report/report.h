@@ -22,7 +22,13 @@ struct ReportInput {
   std::optional<judge::RuleReport> rules;
   std::vector<Plot> extra_plots;                 // a history's trends
   std::string lead_html, lead_markdown;          // a section before the rest (a study's table)
+  // The page's first line, "qualify: FAIL: TCP, 4 of 14 checks failed"; "" derives it
+  // from the comparison and the rules.
+  std::string verdict;
 };
+
+// The verdict a report opens with, and whether it passed.
+std::pair<std::string, bool> report_verdict(const ReportInput& in);
 
 struct ReportOutput {
   std::string html, markdown;

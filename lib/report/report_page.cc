@@ -16,7 +16,10 @@ const char* kStyle =
     "body{font-family:'DejaVu Sans',sans-serif;margin:2em;max-width:1200px;color:#222}"
     "table{border-collapse:collapse;font-size:13px;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 7px}"
     "td{text-align:right}td.key,th{text-align:left}.regression,.fail{background:#fbdada}.improvement{background:#dcf5dc}"
-    "figure{margin:1.5em 0}img{max-width:100%;border:1px solid #e4e4e4}.error{color:#b00}";
+    "figure{margin:1.5em 0}img{max-width:100%;border:1px solid #e4e4e4}.error{color:#b00}"
+    "#verdict{font-size:20px;font-weight:bold;padding:.5em .8em;border-radius:4px}"
+    "#verdict.pass{background:#dcf5dc;color:#14501e}#verdict.fail{background:#fbdada;color:#7a0c0c}"
+    "#verdict.none{background:#eee}";
 
 std::string base64(const std::string& in) {
   static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -93,6 +96,13 @@ std::string verdict_tables(const ReportInput& in) {
   return h.str();
 }
 
+// The first thing on the page: the verdict, green or red.
+std::string verdict_html(const ReportInput& in) {
+  const auto [line, passed] = report_verdict(in);
+  if (line.empty()) return "<p id=\"verdict\" class=\"none\">Nothing was judged: no baseline and no rules were given.</p>\n";
+  return "<p id=\"verdict\" class=\"" + std::string(passed ? "pass" : "fail") + "\">" + html_escape(line) + "</p>\n";
+}
+
 std::string results_table(const ReportInput& in) {
   std::ostringstream h;
   h << "<table id=\"results\"><tr><th>file</th><th>key</th><th>passes</th><th>bus bandwidth GB/s (median)</th>"
@@ -107,6 +117,23 @@ std::string results_table(const ReportInput& in) {
 }
 
 }  // namespace
+
+std::pair<std::string, bool> report_verdict(const ReportInput& in) {
+  if (!in.verdict.empty()) return {in.verdict, in.verdict.find("FAIL") == std::string::npos};
+  std::string line;
+  bool passed = true;
+  if (in.comparison) {
+    line = in.comparison->closing_line();
+    passed = in.comparison->exit_status() == 0;
+  }
+  if (in.rules) {
+    const size_t failed = in.rules->failures(), all = in.rules->outcomes.size();
+    line += (line.empty() ? "" : "; ") + std::string("rules: ") + (failed ? "FAIL: " : "PASS: ") + std::to_string(failed) +
+            " of " + std::to_string(all) + " checks failed";
+    passed = passed && failed == 0;
+  }
+  return {line, passed};
+}
 
 std::string html_escape(const std::string& s) {
   std::string out;
@@ -148,12 +175,13 @@ ReportOutput build_report(const ReportInput& in) {
   }
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << html_escape(in.title)
-    << "</title><style>" << kStyle << "</style></head><body>\n<h1>" << html_escape(in.title) << "</h1>\n"
+    << "</title><style>" << kStyle << "</style></head><body>\n<h1>" << html_escape(in.title) << "</h1>\n" << verdict_html(in)
     << in.lead_html << "<h2>Result files</h2>\n" << files_table(in) << "<h2>Verdicts</h2>\n" << verdict_tables(in)
     << "<h2>Plots</h2>\n" << figures.str() << "<h2>Results</h2>\n" << results_table(in) << "</body></html>\n";
   out.html = h.str();
   std::ostringstream md;
-  md << "# " << in.title << "\n\nResult files:";
+  const auto [verdict, passed] = report_verdict(in);
+  md << "# " << in.title << "\n\n**" << (verdict.empty() ? "Nothing was judged: no baseline and no rules" : verdict) << "**\n\nResult files:";
   for (const judge::ResultFile& f : in.files) md << " `" << f.path << "`";
   md << "\n\n" << in.lead_markdown;
   if (in.comparison) md << compare_markdown(*in.comparison) << "\n";

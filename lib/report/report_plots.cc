@@ -47,11 +47,13 @@ Plot change_plot(const judge::Comparison& c) {
   const std::string shared = shared_words(keys);
   Plot p{.name = "change",
          .title = "Bus bandwidth against the baseline" + (shared.empty() ? "" : ": " + shared),
-         .xlabel = "red: regression, green: improvement, grey: unchanged or not comparable",
+         .xlabel = "colour: the verdict (a U test at p < alpha, and a change of at least --min-change)",
          .ylabel = "change (%)",
          .log_x = false,
          .x_is_size = false};
   for (const judge::KeyComparison& k : rows) p.bars.push_back({short_key(k.key, shared), k.change * 100, verdict_color(k.verdict)});
+  for (judge::Verdict v : {judge::Verdict::kRegression, judge::Verdict::kImprovement, judge::Verdict::kUnchanged, judge::Verdict::kNotComparable})
+    p.bar_legend.push_back({std::string(judge::verdict_name(v)), 0, verdict_color(v)});
   return p;
 }
 
@@ -83,7 +85,7 @@ std::vector<Series> series_of(const std::vector<judge::ResultFile>& files, Figur
       Point pt = figure(m, f, ok);
       if (!ok || !m.profile.empty()) continue;  // profiles' entries are no sweep
       const std::string name = (files.size() > 1 ? std::filesystem::path(f.path).filename().string() + ": " : "") +
-                               m.transport + " " + m.collective + " " + m.algorithm;
+                               m.transport + " " + m.collective + " " + (m.chosen_by_auto ? "auto" : m.algorithm);
       Series& s = by_name[name];
       s.title = name, s.band = band;
       s.points.push_back(pt);

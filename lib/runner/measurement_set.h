@@ -22,6 +22,7 @@ struct ResultRow {
   // The algorithm the profile's step was run with: its ReduceScatter and AllGather
   // entries run ring either way, and stay apart from the other step's.
   std::string step_algorithm;
+  bool chosen_by_auto = false;  // --algo auto picked options.algorithm for this size
 };
 
 struct StepSummary {

@@ -126,6 +126,7 @@ static ordered result_json(const MeasurementSet::Measurement& m, bool samples) {
             {"bytes", median.bytes}, {"count", median.count}};
   if (describe(o.collective).windowed) j["window"] = o.window;
   if (!o.variant.empty()) j["variant"] = o.variant;
+  if (row.chosen_by_auto) j["chosen_by"] = "auto";
   const ordered median_fields = pass_json(median, false);
   for (const auto& [key, value] : median_fields.items()) j[key] = value;
   j["wrong"] = m.wrong();
