@@ -92,8 +92,10 @@ TEST_CASE("model fit, project and validate from real sweeps", "[cli][model]") {
   CHECK_THAT(fit.output, Catch::Contains("beta from all_gather ring tcp") || Catch::Contains("than all_gather ring tcp"));
   CHECK(read_json(d / "fit.json")["schema"] == "ccbench.fit/1");
 
+  // Short loopback sweeps on two shared cores may fit poorly, which project refuses
+  // (tested with a fit made poor on purpose); here the projection's shape is tested.
   ProcessResult project = run_process(ccbench({"model", "project", "--fit", d / "fit.json", "--ranks", "8,64,512", "--gpus-per-node",
-                                               "8", "--profile", "llama2-7b:ddp", "--json", d / "p.json"}));
+                                               "8", "--profile", "llama2-7b:ddp", "--json", d / "p.json", "--accept-poor-fit"}));
   INFO(project.output);
   REQUIRE(project.status == 0);
   CHECK_THAT(project.output, Catch::Contains("weak_eff_ring") && Catch::Contains("extrapolates") &&

@@ -65,7 +65,17 @@ TEST_CASE("a slow pair between good hosts is named as their cable or path", "[sc
   CHECK(v.bad_hosts.empty());
   REQUIRE(v.bad_pairs.size() == 1);
   CHECK((v.bad_pairs[0].a == 0 && v.bad_pairs[0].b == 3 && v.bad_pairs[0].slow_bw));
-  CHECK_THAT(verdict_lines(v, bw, lat, labels(4), {})[0], Catch::Contains("between rank 0 and rank 3 (bandwidth: 1.600 Gbit/s"));
+  CHECK_THAT(verdict_lines(v, bw, lat, labels(4), {})[0],
+             Catch::Contains("between rank 0 and rank 3 (slow on bandwidth: 1.600 Gbit/s each way; latency 50.0 us one way)"));
+  // A pair slow on latency alone leads with its latency, each figure under its own name.
+  PairMatrix bw3 = filled(4, 1.76), lat3 = filled(4, 10);
+  set_pair(lat3, 0, 3, 22.2);
+  CHECK_THAT(verdict_lines(judge_pairs(bw3, lat3, {}), bw3, lat3, labels(4), {})[0],
+             Catch::Contains("(slow on latency: 22.2 us one way; bandwidth 14.080 Gbit/s each way)"));
+  // The heatmap's margin fails on whichever measure fails: latency here, bandwidth above.
+  CHECK(pair_margin(1.76, 22.2, judge_pairs(bw3, lat3, {}), {}) < 1);
+  CHECK(pair_margin(1.76, 10, judge_pairs(bw3, lat3, {}), {}) >= 1);
+  CHECK(pair_margin(0.2, 50, v, {}) < 1);
   // With two hosts a slow link is the pair's: the hosts cannot be told apart.
   PairMatrix bw2 = filled(2, 0.1), lat2 = filled(2, 50);
   CHECK(judge_pairs(bw2, lat2, {}).pass());

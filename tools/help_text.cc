@@ -38,7 +38,7 @@ const std::map<std::string, Footer>& footers() {
       {"study", {"ccbench study --np 4 --transports tcp,verbs --profile bert-large:ddp --out study/",
                  "ccbench study --from a.json --label 100G --from b.json --label 10G --out study/", kMeasuring}},
       {"launch", {"ccbench launch --np 4 -- python3 train.py", "ccbench launch --np 2 --timeout 10 -- ./my_bench",
-                  "the first failing rank's status; 0 when every rank exits 0"}},
+                  "0 when every rank exits 0; otherwise the first failing rank's status"}},
       {"compare", {"ccbench compare base.json night.json", "ccbench compare base.json night.json --min-change 3% --junit compare.xml",
                    kJudging}},
       {"baseline", {"ccbench baseline --out base.json nights/*.json", "ccbench baseline --out base.json host-a.json host-b.json",

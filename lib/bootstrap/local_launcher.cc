@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -65,9 +66,10 @@ std::string describe_status(int status) {
 
 // "ranks 0-3 exited with status 1", or "rank 2 was killed by signal Killed; ranks 0, 1, 3
 // exited with status 1".
-std::string failure_summary(const std::map<std::string, std::vector<int>>& failed) {
+std::string failure_summary(std::map<std::string, std::vector<int>> failed) {
   std::string line;
-  for (const auto& [how, ranks] : failed) {
+  for (auto& [how, ranks] : failed) {
+    std::sort(ranks.begin(), ranks.end());  // in the order they were reaped otherwise
     std::string list;
     const bool run = ranks.size() > 2 && ranks.back() - ranks.front() + 1 == static_cast<int>(ranks.size());
     if (run) list = std::to_string(ranks.front()) + "-" + std::to_string(ranks.back());

@@ -91,8 +91,10 @@ double pair_margin(double bw, double lat, const ScanVerdict& v, const ScanLimits
 
 static std::string figures(const SlowPair& p, const PairMatrix& bw, const PairMatrix& lat) {
   char b[160];
-  std::snprintf(b, sizeof b, "bandwidth %.3f Gbit/s each way, latency %.1f us one way", bw[static_cast<size_t>(p.a)][static_cast<size_t>(p.b)] * 8,
-                lat[static_cast<size_t>(p.a)][static_cast<size_t>(p.b)]);
+  // The failing measure first, each figure under its own name.
+  const double gbit = bw[static_cast<size_t>(p.a)][static_cast<size_t>(p.b)] * 8, us = lat[static_cast<size_t>(p.a)][static_cast<size_t>(p.b)];
+  if (p.slow_bw) std::snprintf(b, sizeof b, "%.3f Gbit/s each way; latency %.1f us one way", gbit, us);
+  else std::snprintf(b, sizeof b, "%.1f us one way; bandwidth %.3f Gbit/s each way", us, gbit);
   return b;
 }
 
@@ -117,7 +119,7 @@ std::vector<std::string> verdict_lines(const ScanVerdict& v, const PairMatrix& b
   }
   for (const SlowPair& p : v.bad_pairs)
     out.push_back("scan: FAIL: the cable or path between " + labels[static_cast<size_t>(p.a)] + " and " +
-                  labels[static_cast<size_t>(p.b)] + " (" + what_is_slow(p.slow_bw, p.slow_lat) + ": " +
+                  labels[static_cast<size_t>(p.b)] + " (slow on " + what_is_slow(p.slow_bw, p.slow_lat) + ": " +
                   figures(p, bw, lat) + "); rule: " + limit_text);
   return out;
 }
