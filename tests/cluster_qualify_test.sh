@@ -4,11 +4,12 @@
 # the ring's slowest hop goes into or out of host 2, a straggler, and qualify fails,
 # naming host 2 and the rule; with equal cables the scan and qualify pass and no hop is
 # a straggler; with 5 ms held on what host 1 receives the scan names host 1 for
-# latency. The verdicts are what is asserted, never a speed. --spin-us 0: four ranks share this machine's cores, and a rank that
+# latency; the shipped specs/tcp.yaml (its soak cut to 5 s), given the cables' 2G rate,
+# fails its line-rate rule by name on the slowed host's cable. The verdicts are what is asserted, never a speed. --spin-us 0: four ranks share this machine's cores, and a rank that
 # busy-polls would hold the core its peer needs.
-# Usage: cluster_qualify_test.sh CCBENCH CLUSTER DELAY_QUEUE SPEC. Exit 77 (skip) without root.
+# Usage: cluster_qualify_test.sh CCBENCH CLUSTER DELAY_QUEUE SPEC SHIPPED_TCP_SPEC. Exit 77 (skip) without root.
 set -uo pipefail
-ccbench=$1 cluster=$2 spec=$4
+ccbench=$1 cluster=$2 spec=$4 shipped=$5
 export CCB_DELAY_QUEUE=$3
 source "$(dirname "${BASH_SOURCE[0]}")/require_netns.sh"
 prefix=ccbs$$ work=$(mktemp -d)
@@ -42,7 +43,7 @@ hops() {
 # qualify NAME EXPECTED_STATUS: the spec's battery; its verdicts in $work/NAME-qualify.txt.
 qualify() {
   local status=0
-  c run --port $((29800 + RANDOM % 100)) -- "$ccbench" qualify --spec "$spec" --spin-us 0 --junit "$work/$1.xml" \
+  c run --port $((29800 + RANDOM % 100)) -- "$ccbench" qualify --spec "$spec" ${qualify_rate:+--line-rate $qualify_rate} --spin-us 0 --junit "$work/$1.xml" \
     >"$work/$1-qualify.txt" 2>&1 || status=$?
   grep -E "^(FAIL|qualify:)" "$work/$1-qualify.txt"
   [[ $status == "$2" ]] || { cat "$work/$1-qualify.txt"; fail "$1: qualify exited $status, not $2"; }
@@ -52,6 +53,11 @@ qualify slow-host 1
 grep -q "^FAIL  scan: no slow host or cable .*host rank 2 (host .*ccbs$$h2e) is slow with every peer (bandwidth).*rule: bandwidth below 0.93 x the median" \
   "$work/slow-host-qualify.txt" || fail "qualify did not fail naming host 2 and the rule"
 grep -q "<failure" "$work/slow-host.xml" || fail "the JUnit XML holds no failure"
+sed 's/^  - soak: 60s$/  - soak: 5s/' "$shipped" >"$work/tcp.yaml"
+grep -q "soak: 5s" "$work/tcp.yaml" || fail "the shipped spec's soak is no longer 60s: update this test"
+spec=$work/tcp.yaml qualify_rate=2G qualify shipped-slow 1
+grep -q "^FAIL  one way, 90% of the line rate (line [0-9]*): p2p_bw" "$work/shipped-slow-qualify.txt" ||
+  fail "the shipped TCP spec did not fail its line-rate rule on the slowed cable"
 grep -Eq "slowest hop: rank (1 .*ccbs$$h1e.* -> rank 2|2 .*ccbs$$h2e.* -> rank 3).*: a straggler" "$work/slow-host-hops.txt" ||
   fail "--hops did not name a hop into or out of host 2 as a straggler"
 

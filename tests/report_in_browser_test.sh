@@ -19,8 +19,9 @@ for run in base new; do
 done
 "$ccbench" report "$dir/new.json" --baseline "$dir/base.json" --out "$dir/report"
 
-# check PAGE: what the browser saw, as "images=N broken=M verdicts=yes|no study=T" (T: a
-# study's tables).
+# check PAGE: what the browser saw, as "images=N broken=M verdicts=yes|no first=CLASS|no
+# nights=K study=T": CLASS the verdict line's (pass, fail) when it is whole in the first
+# screen (1200 x 900), K the rows of a history's table of nights, T a study's tables.
 check() {
   cat >"$dir/check.html" <<HTML
 <!DOCTYPE html><html><head><title>pending</title></head><body>
@@ -32,7 +33,11 @@ document.getElementById('r').addEventListener('load', () => {
   const broken = imgs.filter(i => !i.complete || i.naturalWidth === 0).length;
   const verdicts = d.getElementById('verdicts') && d.getElementById('verdicts').rows.length > 1 ? 'yes' : 'no';
   const study = d.querySelectorAll('table.study').length;
-  document.body.setAttribute('data-result', 'images=' + imgs.length + ' broken=' + broken + ' verdicts=' + verdicts + ' study=' + study);
+  const v = d.getElementById('verdict');
+  const first = v && v.getBoundingClientRect().bottom <= 900 && v.textContent.length > 0 ? v.className : 'no';
+  const nights = d.getElementById('nights') ? d.getElementById('nights').rows.length - 1 : 0;
+  document.body.setAttribute('data-result', 'images=' + imgs.length + ' broken=' + broken + ' verdicts=' + verdicts +
+                             ' first=' + first + ' nights=' + nights + ' study=' + study);
 });
 </script></body></html>
 HTML
@@ -43,8 +48,8 @@ HTML
 
 seen=$(check "report/index.html")
 echo "report_in_browser: the report: $seen"
-[[ $seen =~ ^images=([0-9]+)\ broken=0\ verdicts=yes\  && ${BASH_REMATCH[1]} -ge 4 ]] || {
-  echo "report_in_browser: FAIL: every plot must load and the verdict table be there" >&2
+[[ $seen =~ ^images=([0-9]+)\ broken=0\ verdicts=yes\ first=(pass|fail)\  && ${BASH_REMATCH[1]} -ge 4 ]] || {
+  echo "report_in_browser: FAIL: every plot must load, the verdict stand in the first screen and its table be there" >&2
   exit 1
 }
 # A spoiled copy: one image's data cut short, the verdict table renamed.
@@ -63,12 +68,22 @@ if [[ -n ${2:-} ]]; then
   }
   seen=$(check "qualify/index.html")
   echo "report_in_browser: the qualify report: $seen"
-  [[ $seen =~ ^images=([0-9]+)\ broken=0\ verdicts=yes\  && ${BASH_REMATCH[1]} -ge 4 ]] &&
+  [[ $seen =~ ^images=([0-9]+)\ broken=0\ verdicts=yes\ first=pass\  && ${BASH_REMATCH[1]} -ge 4 ]] &&
     grep -q "scan: no slow host or cable" "$dir/qualify/index.html" && grep -q "<testsuite" "$dir/qualify.xml" || {
     echo "report_in_browser: FAIL: the qualify report must load every plot and show its verdicts" >&2
     exit 1
   }
 fi
+# ccbench history's page: the verdict first, then a row per night.
+mkdir "$dir/nights"
+cp "$dir/base.json" "$dir/new.json" "$dir/nights/"
+"$ccbench" history "$dir/nights" --out "$dir/history" >/dev/null || true  # 1 when the later night regressed
+seen=$(check "history/index.html")
+echo "report_in_browser: the history page: $seen"
+[[ $seen =~ first=(pass|fail)\ nights=2\  ]] || {
+  echo "report_in_browser: FAIL: the history page must open with its verdict and hold a table of its 2 nights" >&2
+  exit 1
+}
 # ccbench study's report: its table per profile and its plots (two runs labelled apart).
 "$ccbench" run --np 2 --profile bert-large:ddp --profile gpt2-xl:tp -n 1 -w 0 --json "$dir/profiles.json" >/dev/null
 "$ccbench" study --from "$dir/profiles.json" --label a --from "$dir/profiles.json" --label b --out "$dir/study" >/dev/null

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "json_file.h"
 #include "process_util.h"
 #include "temp_dir.h"
 
@@ -14,11 +15,6 @@ using namespace ccb::test;
 using nlohmann::json;
 
 namespace {
-
-json load(const std::string& path) {
-  std::ifstream in(path);
-  return json::parse(in);
-}
 
 void save(const std::string& path, const json& j) { std::ofstream(path) << j.dump(2); }
 
@@ -104,14 +100,14 @@ TEST_CASE("compare says why nothing was judged, in the text, the Markdown and th
   ProcessResult even = run_process(ccbench({"run", "--np", "2", "--sizes", "64K", "-n", "3", "-w", "1", "--algo", "ring",
                                             "--repeat", "4", "--json", d / "even.json"}));
   REQUIRE(even.status == 0);
-  json e = load(d / "even.json");
+  json e = read_json(d / "even.json");
   std::vector<double> passes;
   for (const json& p : e["results"][0]["passes"]) passes.push_back(p["busbw_gbps"]);
   std::sort(passes.begin(), passes.end());
   CHECK(e["results"][0]["busbw_gbps"] == passes[1]);  // the lower middle of four
   CHECK(e["results"][0]["summary"]["busbw_gbps"]["median"] == passes[1]);
   ProcessResult self = run_process(ccbench({"compare", d / "even.json", d / "even.json", "--json", d / "self.json"}));
-  CHECK(load(d / "self.json")["keys"][0]["base_busbw_gbps"] == passes[1]);
+  CHECK(read_json(d / "self.json")["keys"][0]["base_busbw_gbps"] == passes[1]);
   CHECK_THAT(self.output, !Catch::Contains("warning"));
   // A top-level figure edited away from its passes is named, not silently ignored.
   e["results"][0]["busbw_gbps"] = passes[1] * 1.3;
@@ -125,7 +121,7 @@ TEST_CASE("a poor fit is flagged by fit and refused by project; a projection gro
   ProcessResult r = run_process(ccbench({"run", "--np", "2", "--sizes", "1M,2M,4M,8M", "-n", "3", "-w", "1", "--algo", "ring",
                                          "--json", d / "sweep.json"}));
   REQUIRE(r.status == 0);
-  json j = load(d / "sweep.json");
+  json j = read_json(d / "sweep.json");
   const double noisy_us[] = {9000, 300, 12000, 900};  // no line fits these
   for (size_t i = 0; i < 4; ++i) {
     for (json& p : j["results"][i]["passes"]) p["time_us"] = noisy_us[i];
@@ -147,7 +143,7 @@ TEST_CASE("a poor fit is flagged by fit and refused by project; a projection gro
   ProcessResult p = run_process(ccbench({"model", "project", "--alpha", "2us", "--bandwidth", "100G", "--ranks", "64,1024,8192",
                                          "--json", d / "p.json"}));
   REQUIRE(p.status == 0);
-  const json scales = load(d / "p.json")["scales"];
+  const json scales = read_json(d / "p.json")["scales"];
   for (size_t i = 1; i < scales.size(); ++i) {
     CHECK(scales[i]["comm_ring_us"].get<double>() > scales[i - 1]["comm_ring_us"].get<double>());
     CHECK(scales[i]["comm_tree_us"].get<double>() > scales[i - 1]["comm_tree_us"].get<double>());
@@ -166,7 +162,7 @@ TEST_CASE("a scan on one host says so and judges only the data", "[cli][first-us
   INFO(r.output);
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("scan: PASS: not judged: every rank runs on one host and NIC"));
-  const json s = load(d / "scan.json");
+  const json s = read_json(d / "scan.json");
   CHECK(s["one_host"].is_string());
   CHECK(s["pass"] == true);
 }
@@ -191,7 +187,7 @@ TEST_CASE("a soak measures its CPU time", "[cli][first-use]") {
   ProcessResult r = run_process(ccbench({"run", "--np", "2", "--sizes", "64K", "--duration", "2s", "--json", d / "soak.json"}));
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK(load(d / "soak.json")["results"][0]["cpu_pct"]["mean"].get<double>() > 0);
+  CHECK(read_json(d / "soak.json")["results"][0]["cpu_pct"]["mean"].get<double>() > 0);
 }
 
 // The shipped TCP spec, as a new user first runs it: on loopback, given the rate.

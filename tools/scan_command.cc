@@ -289,7 +289,7 @@ ScanOutcome measure_scan(const ScanCommand& c, RankContext& rank, bool progress)
   const bool root = rank.boot.rank() == 0 && progress;
   ScanOutcome s;
   const std::vector<std::string> places = host_places(rank.boot, rank.transport);
-  for (size_t r = 0; r < places.size(); ++r) s.labels.push_back("rank " + std::to_string(r) + " (host " + places[r] + ")");
+  s.labels = labels_of(places);
   s.rounds = judge::round_robin_partners(n);
   s.first = {empty_matrix(n), empty_matrix(n)};
   Scanner scanner(c, rank.comm, rank.boot);

@@ -11,11 +11,13 @@ std::vector<std::string> host_places(Bootstrap& boot, const Transport& t) {
   return boot.allgather(std::string(host) + (nic.empty() ? "" : ", nic " + nic));
 }
 
-std::vector<std::string> host_labels(Bootstrap& boot, const Transport& t) {
+std::vector<std::string> labels_of(const std::vector<std::string>& places) {
   std::vector<std::string> labels;
   int r = 0;
-  for (const std::string& where : host_places(boot, t)) labels.push_back("rank " + std::to_string(r++) + " (host " + where + ")");
+  for (const std::string& where : places) labels.push_back("rank " + std::to_string(r++) + " (host " + where + ")");
   return labels;
 }
+
+std::vector<std::string> host_labels(Bootstrap& boot, const Transport& t) { return labels_of(host_places(boot, t)); }
 
 }  // namespace ccb

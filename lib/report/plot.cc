@@ -132,7 +132,7 @@ std::string heatmap(const Plot& p) {
   std::string tics;
   for (size_t i = 0; i < p.cell_names.size(); ++i) tics += (tics.empty() ? "" : ", ") + quoted(p.cell_names[i]) + " " + std::to_string(i);
   const double edge = static_cast<double>(p.cells.size()) - 0.5;
-  s << "unset grid\nset xrange [-0.5:" << number(edge) << "]\nset yrange [" << number(edge) << ":-0.5]\n"
+  s << "unset grid\nunset ylabel\nset xrange [-0.5:" << number(edge) << "]\nset yrange [" << number(edge) << ":-0.5]\n"
     << "set xtics (" << tics << ") rotate by -30\nset ytics (" << tics << ")\n"
     << (p.cell_limit ? "set cbrange [0:" + number(2 * *p.cell_limit) + "]\n"
                      : "set cbrange [0:*]\n")  // from zero: red means slow, not merely the slowest of equals
