@@ -35,6 +35,10 @@ fail() {
   for log in "$dir"/*.log; do echo "== $log" >&2; tail -n 5 "$log" >&2; done
   exit 1
 }
+# The daemons' own last complaints, which say why a node stays down.
+daemon_errors() {
+  grep -hiE 'error|fatal|unable' "$dir"/slurmctld.log "$dir"/slurmd.log "$dir"/*.out 2>/dev/null | tail -n 3 | tr '\n' ' '
+}
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 mungekey -c -k "$dir/munge.key"
@@ -42,6 +46,10 @@ munged -F --force --key-file="$dir/munge.key" --socket="$dir/munge.sock" --pid-f
   --log-file="$dir/munged.log" --seed-file="$dir/munge.seed" >"$dir/munged.out" 2>&1 &
 pids+=($!)
 host=$(hostname)
+# slurmctld and slurmd resolve the node's name; where it does not resolve (a namespace
+# with loopback alone and no /etc/hosts line) they never come up, so say so at once.
+timeout 5 getent hosts "$host" >/dev/null ||
+  fail "this host's name '$host' does not resolve (getent hosts $host), so slurmctld cannot start: add '127.0.1.1 $host' to /etc/hosts"
 cat >"$dir/slurm.conf" <<CONF
 ClusterName=ccbtest
 SlurmctldHost=$host(127.0.0.1)
@@ -76,11 +84,13 @@ slurmctld -D -f "$SLURM_CONF" >"$dir/slurmctld.out" 2>&1 &
 pids+=($!)
 slurmd -D -f "$SLURM_CONF" >"$dir/slurmd.out" 2>&1 &
 pids+=($!)
+node_state() { timeout 5 sinfo -h -o %t 2>/dev/null; }
 for _ in $(seq 60); do
-  [[ $(sinfo -h -o %t 2>/dev/null) == idle ]] && break
+  [[ $(node_state) == idle ]] && break
+  for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null || fail "a Slurm daemon exited: $(daemon_errors)"; done
   sleep 0.5
 done
-[[ $(sinfo -h -o %t 2>/dev/null) == idle ]] || fail "the node did not come up"
+[[ $(node_state) == idle ]] || fail "the node did not come up in 30 s: $(daemon_errors)"
 cd "$dir"
 
 timeout 120 srun -n 2 "$ccbench" run --sizes 64K,1M -n 3 --json "$dir/two.json" >"$dir/two.log" 2>&1 ||

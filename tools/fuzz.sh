@@ -7,7 +7,7 @@
 set -euo pipefail
 seconds=${1:-60}
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-targets=(fuzz_frame fuzz_store fuzz_text_inputs fuzz_judge_inputs fuzz_tcp_stream fuzz_verbs_handshake)
+targets=(fuzz_frame fuzz_store fuzz_text_inputs fuzz_judge_inputs fuzz_tcp_stream fuzz_verbs_handshake fuzz_shm_ring)
 out="$("$here/tools/sanitize.sh" --configure address)"
 cmake --build "$out" -j "$(nproc)" --target "${targets[@]}"
 # One fuzzer a core at a time: each still gets SECONDS of its own.

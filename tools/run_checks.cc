@@ -229,8 +229,7 @@ void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const 
   if (chunk < 64 || chunk > kMaxChunkBytes) throw_invalid("--chunk-bytes must be between 64 and 1G");
   parse_socket_buffer(socket_buffer);
   if (!line_rate.empty()) parse_line_rate(line_rate);
-  if (transport.name != "tcp" && transport.name != "ipoib" && transport.name != "verbs")
-    throw_invalid("unknown transport '" + transport.name + "': use tcp, ipoib or verbs");
+  if (!is_transport(transport.name)) throw_invalid("unknown transport '" + transport.name + "': use " + transport_list());
   auto algorithms = algorithm_list();
   RunOptions o = run_options(algorithms.front());
   for (Algorithm a : algorithms) validate_algorithm(o.collective, a);

@@ -16,8 +16,6 @@
 namespace ccb::cli {
 namespace {
 
-const char* const kKnownTransports[] = {"tcp", "ipoib", "verbs"};
-
 std::string result_path(const StudyCommand& c, const std::string& transport) { return c.out_dir + "/" + transport + ".json"; }
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -72,8 +70,7 @@ void prepare_study(StudyCommand& c, bool report_skips) {
   (void)c.base.profile_list();  // unknown names fail here
   c.skipped.clear();
   for (const std::string& t : c.transport_list()) {
-    if (std::find(std::begin(kKnownTransports), std::end(kKnownTransports), t) == std::end(kKnownTransports))
-      throw_invalid("study: --transports '" + t + "' is not one of tcp, ipoib, verbs");
+    if (!is_transport(t)) throw_invalid("study: --transports '" + t + "' is not one of " + transport_list());
     TransportChoice choice = c.base.transport;
     choice.name = t;
     try {

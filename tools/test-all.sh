@@ -15,6 +15,6 @@ ctest --output-on-failure --verbose -L verbs
 # The suite under ASan+UBSan (clang, build-asan/), whose build the fuzzers then share.
 "$here/tools/sanitize.sh" address
 # The parser fuzzers (libFuzzer, ASan+UBSan), a bounded time each.
-"$here/tools/fuzz.sh" "${CCB_FUZZ_SECONDS:-45}"
+"$here/tools/fuzz.sh" "${CCB_FUZZ_SECONDS:-35}"
 # The threaded tests under TSan (clang, build-tsan/).
 "$here/tools/sanitize.sh" thread

@@ -46,6 +46,7 @@ uint64_t available_memory() {
 
 void check_transport_here(const TransportChoice& t) {
   if (t.name == "verbs") return verbs::check_device(t.verbs);
+  if (t.name == "shm") return;  // nothing to bind: its sockets are abstract, its segments memfds
   TcpOptions tcp = t.tcp;
   if (t.name == "ipoib") {
     if (!tcp.address.empty())

@@ -42,7 +42,7 @@ static void add_verbs_flags(CLI::App& app, VerbsOptions& v) {
 }
 
 void add_transport_flags(CLI::App& app, TransportChoice& t) {
-  app.add_option("--transport", t.name, "tcp, ipoib (TCP over an IPoIB interface) or verbs")->check(CLI::IsMember({"tcp", "ipoib", "verbs"}))->capture_default_str();
+  app.add_option("--transport", t.name, "tcp, shm (shared memory: every rank on this host), ipoib (TCP over an IPoIB interface) or verbs")->check(CLI::IsMember(transport_names()))->capture_default_str();
   app.add_option("--tcp-streams", t.tcp.streams, "Sockets per peer connection")->check(CLI::Range(1, 64))->capture_default_str()->group("TCP");
   app.add_option("--iface", t.tcp.iface, "Bind the data sockets to this interface")->group("TCP");
   app.add_option("--bind", t.tcp.address, "Bind the data sockets to this address")->group("TCP");
@@ -59,7 +59,7 @@ void check_transport_flags(const CLI::App& app, const std::vector<std::string>& 
     const std::string& group = o->get_group();
     if (o->count() == 0 || (group != "TCP" && group != "Verbs" && group != "IPoIB")) continue;
     auto applies = [&group](const std::string& t) {
-      return group == "TCP" ? t != "verbs" : group == "IPoIB" ? t == "ipoib" : t == "verbs";
+      return group == "TCP" ? (t == "tcp" || t == "ipoib") : group == "IPoIB" ? t == "ipoib" : t == "verbs";
     };
     if (std::any_of(transports.begin(), transports.end(), applies)) continue;
     std::string names;

@@ -1,6 +1,7 @@
 // Builds the transport a run asks for. Backends are known here, never in lib/algo.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "transport/ipoib/ipoib_interface.h"
 #include "transport/tcp/tcp_options.h"
@@ -15,6 +16,12 @@ struct TransportChoice {
   IpoibOptions ipoib;
   VerbsOptions verbs;
 };
+
+// Every backend this build has, in the order help and errors list them.
+const std::vector<std::string>& transport_names();
+bool is_transport(const std::string& name);
+// "tcp, shm, ipoib or verbs"
+std::string transport_list();
 
 TransportPtr make_transport(const TransportChoice& choice, int rank, uint64_t token, const std::string& advertise);
 

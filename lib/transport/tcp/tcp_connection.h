@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "transport/message_key.h"
 #include "transport/tcp/tcp_options.h"
 #include "transport/tcp/tcp_stream.h"
 #include "transport/transport.h"
@@ -14,14 +15,6 @@ namespace ccb::tcp {
 
 class TcpTransport;
 
-struct MessageKey {
-  uint32_t tag;
-  uint64_t seq;
-  bool operator==(const MessageKey&) const = default;
-};
-struct MessageKeyHash {
-  size_t operator()(const MessageKey& k) const { return (k.seq * 0x9E3779B97F4A7C15ull) ^ k.tag; }
-};
 
 class TcpConnection final : public Connection, public ChunkSink {
  public:

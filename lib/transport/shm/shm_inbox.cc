@@ -1,0 +1,151 @@
+#include "transport/shm/shm_inbox.h"
+
+#include <cstring>
+
+namespace ccb::shm {
+
+ShmInbox::ShmInbox(Ring& ring, ErrorContext ctx, Puller pull, size_t max_held)
+    : ring_(ring), ctx_(std::move(ctx)), pull_(std::move(pull)), max_held_(max_held) {}
+
+void ShmInbox::protocol_error(const std::string& what) const {
+  throw Error(ErrorKind::kProtocol, "rank " + std::to_string(ctx_.peer) + " broke the shm protocol: " + what, ctx_);
+}
+
+void ShmInbox::check_fits(const ShmOp& op, uint64_t total) const {
+  if (total > op.capacity)
+    throw Error(ErrorKind::kProtocol,
+                "message of " + std::to_string(total) + " B on tag " + std::to_string(op.tag) +
+                    " is larger than the receive posted for it (" + std::to_string(op.capacity) + " B)",
+                ctx_);
+}
+
+ShmOpPtr ShmInbox::post(char* buf, size_t capacity, uint32_t tag) {
+  const MessageKey key{tag, recv_seq_[tag]++};
+  auto op = std::make_shared<ShmOp>(ShmOp::Kind::kRecv, tag, key.seq, buf, capacity, SIZE_MAX);
+  blocked_ = false;  // a held message may be this one's
+  auto early = early_.find(key);
+  if (early == early_.end()) {
+    posted_[key] = op;
+    return op;
+  }
+  ShmOpPtr e = std::move(early->second);
+  early_.erase(early);
+  try {
+    check_fits(*op, e->total);
+    op->total = e->total;
+    if (e->single_copy) {
+      pull(*op, e->address, e->total);
+      return op;
+    }
+    if (e->done) std::memcpy(op->buf, e->buf, e->done);
+    op->done = e->done;
+    held_ -= e->storage.size();
+    op->complete = op->done == op->total;
+    if (!op->complete) posted_[key] = op;
+  } catch (...) {
+    op->error = std::current_exception();
+  }
+  return op;
+}
+
+bool ShmInbox::has_unread() const { return !blocked_ && ring_.head.load(std::memory_order_seq_cst) != consumed_; }
+
+size_t ShmInbox::drain() {
+  const uint64_t head = ring_.head.load(std::memory_order_acquire);
+  if (std::string why = check_indices(head, consumed_); !why.empty()) protocol_error(why);
+  size_t n = 0;
+  while (consumed_ < head) {
+    const Slot& slot = ring_.slots[consumed_ % kSlots];
+    SlotHeader h;
+    std::memcpy(&h, &slot.header, sizeof h);  // judged and used as one copy the peer cannot change
+    if (std::string why = check_slot(h); !why.empty()) protocol_error(why);
+    if (!take(h, slot.payload)) {
+      blocked_ = true;
+      break;
+    }
+    ++consumed_;
+    ++n;
+  }
+  if (n) ring_.tail.store(consumed_, std::memory_order_seq_cst);
+  return n;
+}
+
+bool ShmInbox::take(const SlotHeader& h, const char* payload) {
+  switch (static_cast<SlotKind>(h.kind)) {
+    case SlotKind::kData: return take_data(h, payload);
+    case SlotKind::kPull: return take_pull(h);
+    case SlotKind::kDone: dones_received_.push_back({h.tag, h.seq}); return true;
+  }
+  protocol_error("a slot of unknown kind " + std::to_string(h.kind));
+}
+
+bool ShmInbox::take_data(const SlotHeader& h, const char* payload) {
+  const MessageKey key{h.tag, h.seq};
+  if (auto p = posted_.find(key); p != posted_.end()) {
+    place(*p->second, h, payload);
+    if (p->second->complete) posted_.erase(p);
+    return true;
+  }
+  auto e = early_.find(key);
+  if (e == early_.end()) {
+    if (h.offset != 0) protocol_error("a message on tag " + std::to_string(h.tag) + " begins at offset " + std::to_string(h.offset));
+    if (h.total > max_held_ - held_) return false;  // stays in the ring until its receive
+    auto op = std::make_shared<ShmOp>(ShmOp::Kind::kRecv, h.tag, h.seq, nullptr, h.total, SIZE_MAX);
+    op->storage.resize(h.total);
+    op->buf = op->storage.data();
+    held_ += h.total;
+    e = early_.emplace(key, std::move(op)).first;
+  } else if (e->second->single_copy) {
+    protocol_error("data on tag " + std::to_string(h.tag) + " for a message announced as a single copy");
+  }
+  place(*e->second, h, payload);
+  return true;
+}
+
+bool ShmInbox::take_pull(const SlotHeader& h) {
+  const MessageKey key{h.tag, h.seq};
+  if (auto p = posted_.find(key); p != posted_.end()) {
+    ShmOpPtr op = p->second;
+    posted_.erase(p);
+    if (op->done != 0) protocol_error("a single copy on tag " + std::to_string(h.tag) + " after its data began");
+    check_fits(*op, h.total);
+    op->total = h.total;
+    pull(*op, h.address, h.total);
+    return true;
+  }
+  if (early_.count(key)) protocol_error("message " + std::to_string(h.seq) + " on tag " + std::to_string(h.tag) + " announced twice");
+  auto op = std::make_shared<ShmOp>(ShmOp::Kind::kRecv, h.tag, h.seq, nullptr, 0, h.total);
+  op->single_copy = true;
+  op->address = h.address;
+  early_.emplace(key, std::move(op));
+  return true;
+}
+
+void ShmInbox::place(ShmOp& op, const SlotHeader& h, const char* payload) {
+  if (op.total == SIZE_MAX) {
+    check_fits(op, h.total);
+    op.total = h.total;
+  } else if (h.total != op.total) {
+    protocol_error("message on tag " + std::to_string(h.tag) + " changed its size from " + std::to_string(op.total) + " to " +
+                   std::to_string(h.total) + " B");
+  }
+  if (h.offset != op.done)
+    protocol_error("a slot on tag " + std::to_string(h.tag) + " lands at " + std::to_string(h.offset) + ", not at " + std::to_string(op.done));
+  if (h.len) std::memcpy(op.buf + h.offset, payload, h.len);
+  op.done += h.len;
+  op.complete = op.done == op.total;
+}
+
+void ShmInbox::pull(ShmOp& op, uint64_t address, size_t bytes) {
+  pull_(op.buf, address, bytes);
+  op.done = bytes;
+  op.complete = true;
+  dones_to_send_.push_back({op.tag, op.seq});
+}
+
+void ShmInbox::fail_pending(const std::exception_ptr& e) {
+  for (auto& [key, op] : posted_) op->error = e;
+  posted_.clear();
+}
+
+}  // namespace ccb::shm

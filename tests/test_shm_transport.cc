@@ -1,0 +1,111 @@
+// The shared-memory backend: the same contract as every other backend, then what only
+// shm has (a hostile peer's control words, the handshake's judge, nothing in /dev/shm).
+#include <catch2/catch.hpp>
+#include <dirent.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "transport/shm/shm_handshake.h"
+#include "transport/shm/shm_ring.h"
+#include "transport/shm/shm_transport.h"
+#include "transport_pair.h"
+
+using namespace ccb;
+using namespace ccb::test;
+
+namespace {
+
+std::unique_ptr<TransportPair> shm_pair(uint64_t token1 = 7, std::chrono::seconds limit = std::chrono::seconds(10)) {
+  return std::make_unique<TransportPair>(std::make_unique<shm::ShmTransport>(0, 7),
+                                         std::make_unique<shm::ShmTransport>(1, token1), limit);
+}
+
+size_t dev_shm_entries() {
+  size_t n = 0;
+  if (DIR* d = opendir("/dev/shm")) {
+    while (readdir(d)) ++n;
+    closedir(d);
+  }
+  return n;
+}
+
+shm::Hello good_hello() { return shm::Hello{shm::kHelloMagic, shm::kWireVersion, 7, 1, 0, 0, 0}; }
+
+}  // namespace
+
+TEST_CASE("shm keeps the transport contract", "[shm]") {
+  check_transport_contract({"shm", [] { return shm_pair(); }, "connection to rank 1 lost"});
+}
+
+TEST_CASE("shm: messages of 0 B to 64 MiB arrive intact, eager and single-copy", "[shm]") {
+  auto p = shm_pair();
+  for (size_t bytes : {size_t{0}, size_t{1}, shm::kSlotBytes - 1, shm::kSlotBytes, shm::kSlotBytes + 1,
+                       shm::kSingleCopyBytes - 1, shm::kSingleCopyBytes, size_t{(1 << 20) + 3}, size_t{64 << 20}}) {
+    INFO("bytes " << bytes);
+    send_recv(*p, bytes, static_cast<uint32_t>(bytes % 1000));
+  }
+}
+
+TEST_CASE("shm: a wrong job token is refused at connect", "[shm]") {
+  // The listener drops the stranger and keeps waiting for its real peer: 2 s, not 10.
+  CHECK_THROWS_WITH(shm_pair(8, std::chrono::seconds(2)), Catch::Contains("job token mismatch"));
+}
+
+TEST_CASE("shm: a pair leaves nothing in /dev/shm, while it runs or after", "[shm]") {
+  size_t before = dev_shm_entries();
+  {
+    auto p = shm_pair();
+    send_recv(*p, 1 << 20, 1);
+    CHECK(dev_shm_entries() == before);
+  }
+  CHECK(dev_shm_entries() == before);
+}
+
+TEST_CASE("shm: the listener judges a Hello before it trusts it", "[shm]") {
+  using shm::HelloStatus;
+  uid_t me = getuid();
+  CHECK(shm::judge_hello(good_hello(), 7, 0, me, me) == HelloStatus::kOk);
+  auto h = good_hello();
+  h.token = 8;
+  CHECK(shm::judge_hello(h, 7, 0, me, me) == HelloStatus::kBadToken);
+  h = good_hello();
+  h.to_rank = 2;
+  CHECK(shm::judge_hello(h, 7, 0, me, me) == HelloStatus::kWrongRank);
+  h = good_hello();
+  h.version = 99;
+  CHECK(shm::judge_hello(h, 7, 0, me, me) == HelloStatus::kBadVersion);
+  h = good_hello();
+  h.magic = 0;
+  CHECK(shm::judge_hello(h, 7, 0, me, me) != HelloStatus::kOk);
+  CHECK(shm::judge_hello(good_hello(), 7, 0, me + 1, me) == HelloStatus::kWrongUser);
+}
+
+TEST_CASE("shm: an address from the store is parsed, and garbage is refused", "[shm]") {
+  auto a = shm::parse_address(shm::format_address({"hostA:boot:ns", 1234, "ccb-abc"}));
+  CHECK(a.host == "hostA:boot:ns");
+  CHECK(a.pid == 1234);
+  CHECK(a.name == "ccb-abc");
+  for (const char* bad : {"", "host", "host 12", "host -1 name", "host 12x name", "host 99999999999 name"})
+    CHECK_THROWS_AS(shm::parse_address(bad), Error);
+}
+
+TEST_CASE("shm: a peer's slot header and ring indices are checked, overflow included", "[shm]") {
+  using shm::SlotKind;
+  shm::SlotHeader ok{static_cast<uint32_t>(SlotKind::kData), 1, 0, 1000, 0, 1000, 0};
+  CHECK(shm::check_slot(ok).empty());
+  auto h = ok;
+  h.kind = 9;
+  CHECK_FALSE(shm::check_slot(h).empty());
+  h = ok;
+  h.len = shm::kSlotBytes + 1;
+  CHECK_FALSE(shm::check_slot(h).empty());
+  h = ok;
+  h.offset = ~0ull - 10;  // offset + len wraps
+  CHECK_FALSE(shm::check_slot(h).empty());
+  h = ok;
+  h.total = shm::kMaxMessageBytes + 1;
+  CHECK_FALSE(shm::check_slot(h).empty());
+  CHECK(shm::check_indices(5, 3).empty());
+  CHECK_FALSE(shm::check_indices(3, 5).empty());
+  CHECK_FALSE(shm::check_indices(shm::kSlots + 4, 3).empty());
+}
