@@ -48,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     ccb::ErrorContext ctx{0, 1, "shm", "fuzz", 0, ""};
     ShmInbox inbox(*ring, ctx, fake_pull, 1 << 20);
-    std::vector<char> buf(3 << 20);
+    static std::vector<char> buf(3 << 20);
     std::vector<ShmOpPtr> recvs;
     for (uint32_t tag = 0; tag < 3; ++tag) recvs.push_back(inbox.post(buf.data() + (size_t{tag} << 20), 1 << 20, tag));
     for (int round = 0; round < 4 && inbox.drain() > 0; ++round) {
