@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/error.h"
 #include "core/fd.h"
 
 namespace ccb {
@@ -17,6 +18,9 @@ class AbortSignal {
   bool raised() const { return raised_.load(std::memory_order_acquire); }
   const std::string& reason() const { return reason_; }  // once raised()
   int fd() const { return fd_.get(); }
+  // An epoll set that already watches this signal (as a null data.ptr), for a transport
+  // that sleeps in epoll over its sockets.
+  Fd epoll_watching_this(const ErrorContext& ctx) const;
 
  private:
   Fd fd_;

@@ -121,14 +121,28 @@ PeerCredentials peer_credentials(int fd) {
   return {c.pid, c.uid};
 }
 
-void send_with_fd(int socket, const void* buf, size_t n, int fd_to_pass) {
-  iovec iov{const_cast<void*>(buf), n};
+namespace {
+
+// One buffer and room for one fd: the message both ends of the handshake pass.
+struct FdMessage {
+  iovec iov;
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
   msghdr m{};
-  m.msg_iov = &iov;
-  m.msg_iovlen = 1;
-  m.msg_control = control;
-  m.msg_controllen = sizeof control;
+  FdMessage(const void* buf, size_t n) : iov{const_cast<void*>(buf), n} {
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = control;
+    m.msg_controllen = sizeof control;
+  }
+  FdMessage(const FdMessage&) = delete;  // m points into this object
+  FdMessage& operator=(const FdMessage&) = delete;
+};
+
+}  // namespace
+
+void send_with_fd(int socket, const void* buf, size_t n, int fd_to_pass) {
+  FdMessage msg(buf, n);
+  msghdr& m = msg.m;
   cmsghdr* c = CMSG_FIRSTHDR(&m);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
@@ -143,13 +157,8 @@ bool recv_with_fd(int socket, void* buf, size_t n, Fd& received, Deadline deadli
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
   if (::poll(&p, 1, static_cast<int>(std::max<long long>(left, 0))) <= 0)
     throw Error(ErrorKind::kTimeout, "timed out waiting for the peer's shm segment");
-  iovec iov{buf, n};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr m{};
-  m.msg_iov = &iov;
-  m.msg_iovlen = 1;
-  m.msg_control = control;
-  m.msg_controllen = sizeof control;
+  FdMessage msg(buf, n);
+  msghdr& m = msg.m;
   ssize_t r = recvmsg(socket, &m, MSG_CMSG_CLOEXEC | MSG_WAITALL);
   cmsghdr* c = CMSG_FIRSTHDR(&m);
   if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int))) {

@@ -29,12 +29,7 @@ uint64_t random_probe() {
 
 ShmTransport::ShmTransport(int rank, uint64_t token)
     : rank_(rank), token_(token), host_(host_key()), listener_(listen_abstract(socket_name_)), probe_(random_probe()) {
-  epoll_ = Fd(epoll_create1(EPOLL_CLOEXEC));
-  if (!epoll_) throw_errno("epoll_create1", context(-1, "setup"));
-  epoll_event ev{};
-  ev.events = EPOLLIN;
-  ev.data.ptr = nullptr;
-  epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, abort_.fd(), &ev);
+  epoll_ = abort_.epoll_watching_this(context(-1, "setup"));
 }
 
 ShmTransport::~ShmTransport() = default;

@@ -59,12 +59,7 @@ TcpTransport::TcpTransport(int rank, uint64_t token, TcpOptions opts, const std:
   const std::string netdev = opts_.iface.empty() ? interface_holding(bound_) : opts_.iface;
   device_ = netdev.empty() ? bound_.ip() : netdev + " " + bound_.ip();
   set_congestion_control(listener_.get(), opts_.congestion_control);  // a bad name fails here, not at connect
-  epoll_ = Fd(epoll_create1(EPOLL_CLOEXEC));
-  if (!epoll_) throw_errno("epoll_create1", context(-1, "setup"));
-  epoll_event ev{};
-  ev.events = EPOLLIN;
-  ev.data.ptr = nullptr;
-  epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, abort_.fd(), &ev);
+  epoll_ = abort_.epoll_watching_this(context(-1, "setup"));
 }
 
 TcpTransport::~TcpTransport() = default;
