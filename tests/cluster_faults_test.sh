@@ -4,7 +4,8 @@
 # rank killed (SIGKILL), the rank stalled (SIGSTOP). Every surviving rank must exit
 # non-zero naming rank 1, the sizes already measured must stay in the JSON, and no
 # process may be left. Prints the time from the fault until the survivors are gone
-# (a timing is printed, not asserted: tests assert, benchmarks measure).
+# (a timing is printed, not asserted: tests assert, benchmarks measure). Then --transport
+# shm across two hosts must be refused on every rank, exit 2, naming the hosts.
 # Usage: cluster_faults_test.sh CCBENCH CLUSTER. Exit 77 (skip) without root or netns.
 set -uo pipefail
 ccbench=$1 cluster=$2
@@ -54,4 +55,26 @@ fault link-down 'c link 1 down'
 fault loss 'c loss 1 on'
 fault kill 'kill -KILL $(ip netns pids ${prefix}h1)'
 fault stall 'kill -STOP $(ip netns pids ${prefix}h1)'
+
+# Bad input the hosts reveal: --transport shm across two hosts is one line on every rank,
+# exit 2, as soon as the ranks know their hosts (before any connects).
+# (By hand, not `cluster run`, which adds --iface: a TCP flag that shm refuses first.)
+c up --hosts 2 --rate 1gbit >/dev/null
+shm_rank() {
+  c exec "$1" -- env CCB_RANK="$1" CCB_WORLD_SIZE=2 CCB_MASTER_ADDR=10.80.0.1 CCB_MASTER_PORT="$shm_port" \
+    CCB_TOKEN=shm$$ "$ccbench" run --transport shm --sizes 1K --timeout 5
+}
+shm_port=$((29900 + RANDOM % 100))
+shm_rank 1 >"$work/shm1.txt" 2>&1 &
+shm_rank 0 >"$work/shm.txt" 2>&1
+shm_status=$?
+shm1_status=0
+wait $! || shm1_status=$?
+cat "$work/shm1.txt" >>"$work/shm.txt"
+if [[ $shm_status == 2 && $shm1_status == 2 ]] && [[ $(grep -c "joins ranks of one host, but this job's ranks run on 2 hosts" "$work/shm.txt") -ge 2 ]]; then
+  echo "shm across hosts: refused on both ranks, exit 2"
+else
+  echo "FAIL: --transport shm across hosts (exits $shm_status and $shm1_status):"; sed 's/^/    /' "$work/shm.txt"; failed=1
+fi
+c down
 exit $failed

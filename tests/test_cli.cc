@@ -103,6 +103,23 @@ TEST_CASE("two processes started by hand with CCB_* (and torchrun's names) run t
   }
 }
 
+TEST_CASE("a launcher's local rank that disagrees with the hosts: one line, exit 2, naming it", "[cli][launch][errors]") {
+  int port = pick_free_port("127.0.0.1");
+  auto env_for = [&](int rank) {  // both say LOCAL_RANK=0, but they share this host
+    return std::map<std::string, std::string>{{"RANK", std::to_string(rank)}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "0"},
+                                              {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", std::to_string(port)}};
+  };
+  auto args = ccbench({"run", "--sizes", "8", "-n", "3", "--timeout", "10"});
+  auto other = std::async(std::launch::async, [&] { return run_process(args, env_for(1)); });
+  ProcessResult r0 = run_process(args, env_for(0));
+  ProcessResult r1 = other.get();
+  INFO(r0.output << r1.output);
+  CHECK(r1.status == 2);
+  CHECK_THAT(r1.output, Catch::Contains("LOCAL_RANK=0 but rank 1 is local rank 1 of the 2 ranks on host"));
+  CHECK(r0.status != 0);
+  CHECK(r0.seconds < 10);
+}
+
 TEST_CASE("under mpirun, MPI does the bootstrap and the results agree", "[cli][mpi]") {
   if (!has_mpirun()) {
     WARN("mpirun not installed, or ccbench built without MPI: skipped (tools/install-deps.sh installs openmpi-bin)");

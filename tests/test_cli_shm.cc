@@ -8,7 +8,9 @@
 #include <set>
 #include <string>
 
+#include "json_file.h"
 #include "process_util.h"
+#include "temp_dir.h"
 
 using namespace ccb::test;
 
@@ -63,4 +65,20 @@ TEST_CASE("shm: a rank killed with -9 mid-collective ends the job in seconds, na
   CHECK_THAT(r.output, Catch::Contains("connection to rank 1 lost") || Catch::Contains("rank 1 left the job"));
   CHECK(r.seconds < 60);
   CHECK(dev_shm() == before);
+}
+
+TEST_CASE("the record keeps the layout: hosts, ranks per host, each rank's host, local rank and NIC", "[cli][shm]") {
+  TempDir dir;
+  const std::string json = dir / "r.json";
+  ProcessResult r = run_process(ccbench({"run", "--transport", "shm", "--np", "3", "--sizes", "1K", "-n", "2", "--json", json}));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto layout = read_json(json).at("job").at("layout");
+  CHECK(layout.at("hosts").size() == 1);
+  CHECK(layout.at("ranks_per_host") == 3);
+  REQUIRE(layout.at("ranks").size() == 3);
+  for (int rank = 0; rank < 3; ++rank) {
+    CHECK(layout.at("ranks")[rank].at("local_rank") == rank);
+    CHECK(layout.at("ranks")[rank].at("host") == layout.at("hosts")[0]);
+  }
 }

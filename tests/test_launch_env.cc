@@ -45,6 +45,21 @@ TEST_CASE("each launcher's variables are understood", "[launch]") {
   CHECK(p.source == "pmi");
 }
 
+TEST_CASE("a launcher's own local rank is read, to be checked against the hosts", "[launch]") {
+  auto t = detect_launch(env_of({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "1"}}));
+  CHECK(t.local_rank_var == "LOCAL_RANK");
+  CHECK(t.launcher_local_rank == 1);
+  auto s = detect_launch(env_of({{"SLURM_PROCID", "3"}, {"SLURM_NTASKS", "4"}, {"SLURM_LOCALID", "1"}, {"CCB_MASTER_ADDR", "n"}}));
+  CHECK(s.local_rank_var == "SLURM_LOCALID");
+  CHECK(s.launcher_local_rank == 1);
+  auto m = detect_launch(env_of({{"OMPI_COMM_WORLD_RANK", "3"}, {"OMPI_COMM_WORLD_SIZE", "8"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "3"}}));
+  CHECK(m.launcher_local_rank == 3);
+  // ccbench's own launcher, or a LOCAL_RANK left over from another launcher: nothing to check.
+  auto c = detect_launch(env_of({{"CCB_RANK", "0"}, {"CCB_WORLD_SIZE", "2"}, {"LOCAL_RANK", "5"}}));
+  CHECK(c.launcher_local_rank == -1);
+  CHECK_THROWS_WITH(detect_launch(env_of({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "2"}})), Catch::Contains("LOCAL_RANK='2'"));
+}
+
 TEST_CASE("bad launch variables name the variable and the fix", "[launch]") {
   CHECK_THROWS_WITH(detect_launch(env_of({{"CCB_RANK", "4"}, {"CCB_WORLD_SIZE", "4"}})), Catch::Contains("CCB_RANK='4'"));
   CHECK_THROWS_WITH(detect_launch(env_of({{"CCB_RANK", "x"}, {"CCB_WORLD_SIZE", "4"}})), Catch::Contains("not an integer"));

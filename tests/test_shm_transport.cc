@@ -2,11 +2,14 @@
 // shm has (a hostile peer's control words, the handshake's judge, nothing in /dev/shm).
 #include <catch2/catch.hpp>
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/error.h"
 #include "transport/shm/shm_handshake.h"
 #include "transport/shm/shm_ring.h"
+#include "transport/shm/shm_segment.h"
 #include "transport/shm/shm_transport.h"
 #include "transport_pair.h"
 
@@ -27,6 +30,21 @@ size_t dev_shm_entries() {
     closedir(d);
   }
   return n;
+}
+
+constexpr uid_t kNobody = 65534;
+
+// Runs `as_stranger` in a child that has dropped to another uid; returns its exit status.
+template <typename Body>
+int in_process_of_another_user(Body as_stranger) {
+  pid_t child = fork();
+  if (child == 0) {
+    if (setgid(kNobody) != 0 || setuid(kNobody) != 0) _exit(100);
+    _exit(as_stranger());
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 shm::Hello good_hello() { return shm::Hello{shm::kHelloMagic, shm::kWireVersion, 7, 1, 0, 0, 0}; }
@@ -108,4 +126,49 @@ TEST_CASE("shm: a peer's slot header and ring indices are checked, overflow incl
   CHECK(shm::check_indices(5, 3).empty());
   CHECK_FALSE(shm::check_indices(3, 5).empty());
   CHECK_FALSE(shm::check_indices(shm::kSlots + 4, 3).empty());
+}
+
+TEST_CASE("shm: a process of another user can neither open the segment nor be handed it", "[shm]") {
+  if (geteuid() != 0) {
+    WARN("not root: no process of another uid to start; skipped");
+    return;
+  }
+  shm::CreatedSegment seg = shm::create_segment(0, 1);
+  const std::string by_proc = "/proc/" + std::to_string(getpid()) + "/fd/" + std::to_string(seg.fd.get());
+  CHECK(in_process_of_another_user([&] { return open(by_proc.c_str(), O_RDWR) < 0 ? 0 : 1; }) == 0);
+
+  // It connects with the right token: the listener still refuses it, by its uid.
+  shm::ShmTransport listener(0, 7);
+  const std::string name = shm::parse_address(listener.listen_address()).name;
+  pid_t child = fork();
+  if (child == 0) {
+    if (setgid(kNobody) != 0 || setuid(kNobody) != 0) _exit(100);
+    try {
+      const auto deadline = Clock::now() + std::chrono::seconds(5);
+      Fd s = shm::connect_abstract(name, deadline);
+      shm::Hello h = good_hello();
+      if (::write(s.get(), &h, sizeof h) != sizeof h) _exit(101);
+      shm::Ack ack{};
+      Fd memfd;
+      if (!shm::recv_with_fd(s.get(), &ack, sizeof ack, memfd, deadline)) _exit(102);
+      if (memfd) _exit(103);  // handed the segment
+      _exit(ack.status == static_cast<uint32_t>(shm::HelloStatus::kWrongUser) ? 0 : 104);
+    } catch (...) {
+      _exit(105);
+    }
+  }
+  CHECK_THROWS_WITH(listener.accept(1, Clock::now() + std::chrono::seconds(2)), Catch::Contains("never connected"));
+  int status = 0;
+  waitpid(child, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("shm: a socket planted under a rank's address is refused by its owner's pid", "[shm]") {
+  std::string planted;
+  Fd squatter = shm::listen_abstract(planted);  // held by this process, not by the pid the store names
+  shm::ShmTransport rank1(1, 7);
+  const std::string address = shm::format_address({host_key(), getpid() == 1 ? 2 : 1, planted});
+  CHECK_THROWS_WITH(rank1.connect(0, address, Clock::now() + std::chrono::seconds(2)),
+                    Catch::Contains("is held by pid " + std::to_string(getpid()) + ", not by pid"));
 }

@@ -132,8 +132,9 @@ static std::string title(const RunCommand& c, const RunOptions& o, const Bootstr
   return s.str();
 }
 
-JobInfo job_info(const RunCommand& c, const Bootstrap& b, const Transport& t) {
+JobInfo job_info(const RunCommand& c, const Bootstrap& b, const Transport& t, const HostLayout& layout) {
   JobInfo j;
+  j.layout = layout;
   j.command = c.argv;
   j.machine = probe_machine();
   j.ranks = b.size();
@@ -350,14 +351,14 @@ int run_rank(const RunCommand& cmd, const LaunchInfo& info) {
         print_line_to_stderr("warning: " + w);
     }
     const PassOrder order = agree_order(cmd, boot);
-    JobInfo job = job_info(cmd, boot, rank.transport);
+    JobInfo job = job_info(cmd, boot, rank.transport, rank.layout);
     // Rank 0 warns about its host; every other rank about where it runs.
     const std::vector<std::string> mine = root ? job.warnings : placement_warnings("/", job.manifest, allowed_cpus());
     for (const std::string& w : mine) print_line_to_stderr("warning: rank " + std::to_string(boot.rank()) + ": " + w);
     job.shuffle_seed = order.seed();
     Output out{root, cmd.repeat, ResultTable(std::cout),
                ResultRecord(job, root ? cmd.json_path : "", root ? cmd.csv_path : ""), {}};
-    if (cmd.hops) out.labels = host_labels(boot, rank.transport);
+    if (cmd.hops) out.labels = host_labels(rank.layout);
     uint64_t wrong = 0;
     int interrupted = 0;  // a soak stopped by a signal: its status, once the record is kept
     if (!cmd.parallel.empty()) wrong = run_parallel(cmd, rank, root ? &out.record : nullptr);

@@ -74,7 +74,7 @@ int parse_socket_buffer(const std::string& text);
 
 // What stays the same over the job, for its result record; with the host manifest and
 // rank 0's warnings about its host.
-JobInfo job_info(const RunCommand& c, const Bootstrap& b, const Transport& t);
+JobInfo job_info(const RunCommand& c, const Bootstrap& b, const Transport& t, const HostLayout& layout);
 
 // The job of one rank; returns its exit status.
 int run_rank(const RunCommand& cmd);

@@ -288,7 +288,7 @@ ScanOutcome measure_scan(const ScanCommand& c, RankContext& rank, bool progress)
   const int n = rank.boot.size();
   const bool root = rank.boot.rank() == 0 && progress;
   ScanOutcome s;
-  const std::vector<std::string> places = host_places(rank.boot, rank.transport);
+  const std::vector<std::string> places = host_places(rank.layout);
   s.labels = labels_of(places);
   s.rounds = judge::round_robin_partners(n);
   s.first = {empty_matrix(n), empty_matrix(n)};

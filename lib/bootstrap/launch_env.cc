@@ -22,14 +22,15 @@ struct Scheme {
   const char* source;
   const char* rank_var;
   const char* size_var;
+  const char* local_rank_var;  // the launcher's own count within a host; null: it has none
 };
 
 constexpr Scheme kSchemes[] = {
-    {"ccbench", "CCB_RANK", "CCB_WORLD_SIZE"},
-    {"torchrun", "RANK", "WORLD_SIZE"},
-    {"openmpi", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
-    {"pmi", "PMI_RANK", "PMI_SIZE"},
-    {"slurm", "SLURM_PROCID", "SLURM_NTASKS"},
+    {"ccbench", "CCB_RANK", "CCB_WORLD_SIZE", nullptr},
+    {"torchrun", "RANK", "WORLD_SIZE", "LOCAL_RANK"},
+    {"openmpi", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK"},
+    {"pmi", "PMI_RANK", "PMI_SIZE", nullptr},
+    {"slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID"},
 };
 
 std::optional<std::string> first_of(const EnvLookup& env, std::initializer_list<const char*> vars) {
@@ -86,6 +87,10 @@ LaunchInfo detect_launch(const EnvLookup& env, const slurm::Directory& slurm) {
     info.source = s.source;
     info.world_size = parse_int(env, s.size_var, 1, 1 << 20);
     info.rank = parse_int(env, s.rank_var, 0, info.world_size - 1);
+    if (s.local_rank_var && env(s.local_rank_var)) {
+      info.local_rank_var = s.local_rank_var;
+      info.launcher_local_rank = parse_int(env, s.local_rank_var, 0, info.world_size - 1);
+    }
     break;
   }
   auto addr = first_of(env, {"CCB_MASTER_ADDR", "MASTER_ADDR"});

@@ -19,6 +19,10 @@ struct LaunchInfo {
   std::string job_label; // that identity as people read it: "Slurm job 42.0"; "" for none
   std::string source;   // "ccbench", "torchrun", "openmpi", "pmi", "slurm", "single"
   bool use_mpi = false; // started by mpirun: bootstrap over MPI
+  // The launcher's local rank (LOCAL_RANK, SLURM_LOCALID, OMPI_COMM_WORLD_LOCAL_RANK),
+  // checked against the host layout the ranks find (host_layout.h); -1 when none says.
+  int launcher_local_rank = -1;
+  std::string local_rank_var;
 };
 
 using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;

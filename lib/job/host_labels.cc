@@ -1,14 +1,11 @@
 #include "job/host_labels.h"
 
-#include <unistd.h>
-
 namespace ccb {
 
-std::vector<std::string> host_places(Bootstrap& boot, const Transport& t) {
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  const std::string nic = t.link().nic;
-  return boot.allgather(std::string(host) + (nic.empty() ? "" : ", nic " + nic));
+std::vector<std::string> host_places(const HostLayout& layout) {
+  std::vector<std::string> places;
+  for (int r = 0; r < layout.ranks(); ++r) places.push_back(layout.place_text(r));
+  return places;
 }
 
 std::vector<std::string> labels_of(const std::vector<std::string>& places) {
@@ -18,6 +15,6 @@ std::vector<std::string> labels_of(const std::vector<std::string>& places) {
   return labels;
 }
 
-std::vector<std::string> host_labels(Bootstrap& boot, const Transport& t) { return labels_of(host_places(boot, t)); }
+std::vector<std::string> host_labels(const HostLayout& layout) { return labels_of(host_places(layout)); }
 
 }  // namespace ccb

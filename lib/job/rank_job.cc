@@ -30,9 +30,11 @@ int run_as_rank(const LaunchInfo& info, const JobSettings& s, const std::functio
     AbortList aborts;
     AbortList::Entry own(aborts, *transport);
     auto watch = boot->watch_job([&aborts](const std::string& why) { aborts.abort_all(why); });
+    const HostLayout layout = gather_layout(*boot, info, transport->link().nic);
+    check_transport_spans(s.transport, layout);
     auto addresses = boot->allgather(transport->listen_address());
     Communicator comm(*transport, boot->rank(), boot->size(), addresses, WaitPolicy{s.spin, s.timeout});
-    RankContext ctx{*boot, *transport, comm, info, s, aborts};
+    RankContext ctx{*boot, *transport, comm, info, s, aborts, layout};
     return body(ctx);
   } catch (const std::exception& e) {
     int status = report_error(e);

@@ -12,6 +12,7 @@
 
 #include "algo/communicator.h"
 #include "bootstrap/bootstrap.h"
+#include "bootstrap/host_layout.h"
 #include "bootstrap/launch_env.h"
 #include "bootstrap/store_hello.h"
 #include "runner/transport_factory.h"
@@ -58,6 +59,7 @@ struct RankContext {
   const LaunchInfo& info;
   const JobSettings& settings;
   AbortList& aborts;
+  const HostLayout& layout;  // every rank's host, local rank and NIC
 };
 
 // Returns the body's exit status, or the error's (report_error) after ending the job.

@@ -54,6 +54,16 @@ static ordered manifest_json(const HostManifest& m) {
   return ordered{{"governor", m.governor}, {"rdma_core", m.rdma_core}, {"nics", nics}};
 }
 
+// Hosts, ranks per host (null when they differ) and each rank's place: what a
+// two-level collective or a rail was measured on.
+static ordered layout_json(const HostLayout& l) {
+  ordered ranks = ordered::array();
+  for (int r = 0; r < l.ranks(); ++r)
+    ranks.push_back({{"rank", r}, {"host", l.hosts[l.host_of[r]]}, {"local_rank", l.local_rank_of[r]}, {"nic", l.nic_of[r]}});
+  const int per_host = l.ranks_per_host();
+  return ordered{{"hosts", l.hosts}, {"ranks_per_host", per_host > 0 ? ordered(per_host) : ordered(nullptr)}, {"ranks", ranks}};
+}
+
 static ordered job_json(const JobInfo& j) {
   return ordered{
       {"command", j.command},
@@ -71,6 +81,7 @@ static ordered job_json(const JobInfo& j) {
       {"repeat", j.repeat},
       {"shuffle_seed", j.shuffle_seed ? ordered(*j.shuffle_seed) : ordered(nullptr)},
       {"samples", j.samples},
+      {"layout", layout_json(j.layout)},
       {"manifest", manifest_json(j.manifest)},
       {"warnings", j.warnings}};
 }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "bootstrap/host_layout.h"
 #include "metrics/host_manifest.h"
 #include "metrics/machine_info.h"
 #include "runner/collective_runner.h"
@@ -43,6 +44,7 @@ struct JobInfo {
   int repeat = 1;                  // passes over the sizes (--repeat)
   std::optional<uint64_t> shuffle_seed;  // --shuffle: each pass's order comes from it
   bool samples = false;            // --samples: every iteration's time is kept
+  HostLayout layout;               // every rank's host, local rank and NIC
   HostManifest manifest;           // rank 0's host: its NIC's PCIe, NUMA node, MTU...
   std::vector<std::string> warnings;  // what the manifest says is wrong there
 };

@@ -37,4 +37,12 @@ TransportPtr make_transport(const TransportChoice& choice, int rank, uint64_t to
   throw_invalid("unknown transport '" + choice.name + "': use " + transport_list());
 }
 
+void check_transport_spans(const TransportChoice& choice, const HostLayout& layout) {
+  if (choice.name != "shm" || layout.hosts.size() < 2) return;
+  std::string hosts;
+  for (const std::string& h : layout.hosts) hosts += (hosts.empty() ? "" : ", ") + h;
+  throw_invalid("--transport shm joins ranks of one host, but this job's ranks run on " + std::to_string(layout.hosts.size()) +
+                " hosts (" + hosts + "): use --transport tcp (or verbs) across hosts");
+}
+
 }  // namespace ccb

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "bootstrap/host_layout.h"
 #include "transport/ipoib/ipoib_interface.h"
 #include "transport/tcp/tcp_options.h"
 #include "transport/transport.h"
@@ -24,5 +25,9 @@ bool is_transport(const std::string& name);
 std::string transport_list();
 
 TransportPtr make_transport(const TransportChoice& choice, int rank, uint64_t token, const std::string& advertise);
+
+// Throws kInvalidArgument, on every rank at once, when the hosts the job found cannot be
+// joined by this backend (shm across hosts), before any rank connects.
+void check_transport_spans(const TransportChoice& choice, const HostLayout& layout);
 
 }  // namespace ccb

@@ -28,13 +28,6 @@ sockaddr_un abstract_address(const std::string& name, socklen_t& len) {
   return a;
 }
 
-std::string first_line(const char* path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
 }  // namespace
 
 HelloStatus judge_hello(const Hello& h, uint64_t token, int my_rank, uid_t peer_uid, uid_t my_uid) {
@@ -54,18 +47,6 @@ std::string status_text(HelloStatus s) {
     case HelloStatus::kWrongUser: return "the process belongs to another user";
   }
   return "unknown status";
-}
-
-std::string host_key() {
-  char name[256] = {};
-  gethostname(name, sizeof name - 1);
-  char ns[64] = {};
-  ssize_t n = readlink("/proc/self/ns/net", ns, sizeof ns - 1);
-  std::string key = std::string(name) + "/" + first_line("/proc/sys/kernel/random/boot_id").substr(0, 8) + "/" +
-                    (n > 0 ? std::string(ns, static_cast<size_t>(n)) : std::string("net"));
-  for (char& c : key)
-    if (c == ' ') c = '_';
-  return key;
 }
 
 std::string format_address(const ShmAddress& a) { return a.host + " " + std::to_string(a.pid) + " " + a.name; }

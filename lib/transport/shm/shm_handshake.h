@@ -20,6 +20,7 @@
 
 #include "core/fd.h"
 #include "core/units.h"
+#include "net/host_key.h"
 
 namespace ccb::shm {
 
@@ -56,9 +57,6 @@ struct Confirm {
 HelloStatus judge_hello(const Hello& h, uint64_t token, int my_rank, uid_t peer_uid, uid_t my_uid);
 std::string status_text(HelloStatus s);
 
-// This host as the store tells hosts apart: name, boot id and network namespace (two
-// emulated hosts share a kernel but not a namespace, nor an abstract socket).
-std::string host_key();
 
 struct ShmAddress {
   std::string host;

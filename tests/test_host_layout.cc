@@ -1,0 +1,67 @@
+// The host layout every rank learns at bootstrap: hosts told apart by key, local ranks
+// in rank order, a launcher's local rank checked against it, hostile places refused.
+#include <catch2/catch.hpp>
+
+#include "bootstrap/host_layout.h"
+#include "core/error.h"
+
+using namespace ccb;
+
+namespace {
+
+std::vector<RankPlace> two_hosts_interleaved() {
+  // Ranks 0 and 2 on one host, 1 and 3 on another of the same name (two emulated hosts).
+  return {{"a/1/ns1", "node", "veth0"}, {"a/1/ns2", "node", "veth1"}, {"a/1/ns1", "node", "veth0"}, {"a/1/ns2", "node", "veth1"}};
+}
+
+LaunchInfo launched_with(const char* var, int local_rank) {
+  LaunchInfo info;
+  info.local_rank_var = var;
+  info.launcher_local_rank = local_rank;
+  return info;
+}
+
+}  // namespace
+
+TEST_CASE("layout: hosts by key in order of their lowest rank, local ranks by rank", "[layout]") {
+  const HostLayout l = layout_of(two_hosts_interleaved());
+  CHECK(l.hosts == std::vector<std::string>{"node", "node#2"});
+  CHECK(l.host_of == std::vector<int>{0, 1, 0, 1});
+  CHECK(l.local_rank_of == std::vector<int>{0, 0, 1, 1});
+  CHECK(l.ranks_per_host() == 2);
+  CHECK(l.same_host(0, 2));
+  CHECK_FALSE(l.same_host(0, 1));
+  CHECK(l.place_text(3) == "node#2, nic veth1");
+}
+
+TEST_CASE("layout: uneven hosts have no ranks per host; one host holds every rank", "[layout]") {
+  const HostLayout uneven = layout_of({{"k1", "a", ""}, {"k1", "a", ""}, {"k2", "b", ""}});
+  CHECK(uneven.ranks_per_host() == 0);
+  CHECK(uneven.ranks_on == std::vector<int>{2, 1});
+  CHECK(uneven.place_text(2) == "b");
+  const HostLayout one = layout_of({{"k", "h", "lo"}, {"k", "h", "lo"}, {"k", "h", "lo"}, {"k", "h", "lo"}});
+  CHECK(one.hosts.size() == 1);
+  CHECK(one.ranks_per_host() == 4);
+}
+
+TEST_CASE("layout: a launcher's local rank must agree with the hosts", "[layout]") {
+  const HostLayout l = layout_of(two_hosts_interleaved());
+  CHECK(check_launcher_local_rank(l, 2, LaunchInfo{}).empty());  // none said
+  CHECK(check_launcher_local_rank(l, 2, launched_with("SLURM_LOCALID", 1)).empty());
+  const std::string why = check_launcher_local_rank(l, 2, launched_with("LOCAL_RANK", 0));
+  CHECK_THAT(why, Catch::StartsWith("LOCAL_RANK=0 but rank 2 is local rank 1 of the 2 ranks on host node"));
+  CHECK_THAT(why, Catch::Contains("unset it"));
+}
+
+TEST_CASE("layout: places round-trip, and a malformed or oversized one is refused", "[layout]") {
+  const RankPlace p{"h/b/n", "h", "eth0"};
+  const RankPlace back = decode_place(encode_place(p));
+  CHECK(back.host_key == p.host_key);
+  CHECK(back.host_name == p.host_name);
+  CHECK(back.nic == p.nic);
+  CHECK(decode_place(encode_place({"k", "h", ""})).nic.empty());
+  for (const std::string& bad : {std::string(""), std::string("k"), std::string("k\th"), std::string("\th\tn"),
+                                std::string("k\th\tn\tx"), "k\th\t" + std::string(5000, 'n')})
+    CHECK_THROWS_AS(decode_place(bad), Error);
+  CHECK_THROWS_AS(encode_place({"k", "h\tx", ""}), Error);
+}
