@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "transport/shm/shm_handshake.h"
+#include "transport/shm/shm_inbox.h"
 #include "transport/shm/shm_ring.h"
 #include "transport/shm/shm_segment.h"
 #include "transport/shm/shm_transport.h"
@@ -171,4 +172,22 @@ TEST_CASE("shm: a socket planted under a rank's address is refused by its owner'
   const std::string address = shm::format_address({host_key(), getpid() == 1 ? 2 : 1, planted});
   CHECK_THROWS_WITH(rank1.connect(0, address, Clock::now() + std::chrono::seconds(2)),
                     Catch::Contains("is held by pid " + std::to_string(getpid()) + ", not by pid"));
+}
+
+TEST_CASE("shm: a flood of messages that no receive wants is held up to a bound, then waits in the ring", "[shm]") {
+  auto ring = std::make_unique<shm::Ring>();
+  shm::ShmInbox inbox(*ring, ErrorContext{0, 1, "shm", "test", 0, ""}, [](char*, uint64_t, size_t) {}, 1 << 20);
+  uint64_t head = 0, seq = 0;
+  size_t taken = 0;
+  for (size_t n = 1; n > 0; taken += n) {  // zero-byte messages hold no bytes: only the count bounds them
+    for (; head - ring->tail.load() < shm::kSlots; ++seq) {
+      ring->slots[head % shm::kSlots].header = shm::SlotHeader{static_cast<uint32_t>(shm::SlotKind::kData), 5, seq, 0, 0, 0, 0};
+      ring->head.store(++head);
+    }
+    n = inbox.drain();
+  }
+  CHECK(taken == shm::kMaxEarlyMessages);
+  char buf[1];
+  CHECK(inbox.post(buf, sizeof buf, 5)->complete);  // the first one's receive frees a place
+  CHECK(inbox.drain() == 1);
 }

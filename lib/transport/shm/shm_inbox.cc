@@ -89,7 +89,8 @@ bool ShmInbox::take_data(const SlotHeader& h, const char* payload) {
   auto e = early_.find(key);
   if (e == early_.end()) {
     if (h.offset != 0) protocol_error("a message on tag " + std::to_string(h.tag) + " begins at offset " + std::to_string(h.offset));
-    if (h.total > max_held_ - held_) return false;  // stays in the ring until its receive
+    if (h.total > max_held_ - held_ || early_.size() >= kMaxEarlyMessages)
+      return false;  // stays in the ring until its receive
     auto op = std::make_shared<ShmOp>(ShmOp::Kind::kRecv, h.tag, h.seq, nullptr, h.total, SIZE_MAX);
     op->storage.resize(h.total);
     op->buf = op->storage.data();
@@ -114,6 +115,7 @@ bool ShmInbox::take_pull(const SlotHeader& h) {
     return true;
   }
   if (early_.count(key)) protocol_error("message " + std::to_string(h.seq) + " on tag " + std::to_string(h.tag) + " announced twice");
+  if (early_.size() >= kMaxEarlyMessages) return false;  // stays in the ring until its receive
   auto op = std::make_shared<ShmOp>(ShmOp::Kind::kRecv, h.tag, h.seq, nullptr, 0, h.total);
   op->single_copy = true;
   op->address = h.address;

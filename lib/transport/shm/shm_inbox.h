@@ -12,9 +12,12 @@
 
 namespace ccb::shm {
 
+constexpr size_t kMaxEarlyMessages = 65536;
+
 class ShmInbox {
  public:
-  // `max_held`: bytes of early messages this inbox copies out of the ring; past it a
+  // `max_held`: bytes of early messages this inbox copies out of the ring; past it, or
+  // past kMaxEarlyMessages of them (zero-byte ones and announced pulls hold no bytes), a
   // message waits in the ring for its receive (transport.h's flow-control rule).
   ShmInbox(Ring& ring, ErrorContext ctx, Puller pull, size_t max_held);
 
