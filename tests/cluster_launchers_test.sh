@@ -37,6 +37,23 @@ grep -q '"bootstrap": "mpi"' "$work/mpirun.json" && grep -q '"complete": true' "
 grep -q "addr=10.82.0.1" "$work/mpirun.txt" || fail "mpirun: rank 0 did not advertise its cluster address"
 echo "mpirun -np 4 across the hosts: ok ($(grep -o 'Avg bus bandwidth.*' "$work/mpirun.txt"))"
 
+# --algo hier: two ranks a host, reduce-scatter over shm within, AllReduce across on
+# each local rank's own connections, all-gather within; checked, with each leg's time.
+c run --ranks-per-host 2 -- "$ccbench" run --algo hier --ranks-per-host 2 --sizes 1K,1M,4M -d int32 -n 5 --spin-us 0 \
+  --json "$work/hier.json" >"$work/hier.txt" 2>&1 || { cat "$work/hier.txt"; fail "cluster run --ranks-per-host 2: --algo hier"; }
+python3 - "$work/hier.json" <<'PY' || { cat "$work/hier.txt"; fail "--algo hier: wrong results, or no legs or layout in the record"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["results"]
+assert d["job"]["layout"]["ranks_per_host"] == 2, d["job"]["layout"]
+assert all(r["algorithm"] == "hier" and r["wrong"] == 0 and r["legs_us"]["inter"] > 0 for r in rows), rows
+PY
+grep -q "^# hier 4 MiB: within the host .* us (reduce-scatter over shm) + across hosts" "$work/hier.txt" ||
+  { cat "$work/hier.txt"; fail "--algo hier printed no legs"; }
+c srun -- -N 2 --ntasks-per-node=2 "$ccbench" run --algo hier --sizes 1M -n 5 --spin-us 0 >"$work/hier-srun.txt" 2>&1 &&
+  grep -q "Out of bounds values : 0 OK" "$work/hier-srun.txt" || { cat "$work/hier-srun.txt"; fail "srun --ntasks-per-node=2 --algo hier"; }
+echo "--algo hier on 4 hosts of 2 ranks (cluster run) and 2 of 2 (srun, SLURM_LOCALID checked): ok"
+
 c srun -- -N 2 --ntasks-per-node=1 --export=ALL,CCB_MASTER_ADDR=10.9.9.9 "$ccbench" run --sizes 1M \
   >"$work/bad.txt" 2>&1 && fail "a CCB_MASTER_ADDR outside the job was accepted"
 grep -q "CCB_MASTER_ADDR=10.9.9.9 is not a node of this Slurm job" "$work/bad.txt" ||

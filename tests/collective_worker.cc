@@ -22,8 +22,10 @@
 #include "algo/splits.h"
 #include "algo/communicator.h"
 #include "bootstrap/bootstrap_factory.h"
+#include "bootstrap/host_layout.h"
 #include "core/error.h"
 #include "core/reduce.h"
+#include "job/host_levels.h"
 #include "reference_reduce.h"
 #include "algo/data_pattern.h"
 #include "runner/transport_factory.h"
@@ -306,6 +308,31 @@ void uneven(Matrix& m, DataType t, size_t large) {
   m.all_to_allv(make_splits(parse_split_spec("moe"), n, t, 0), t, m.inputs(0, t), "count=0");
 }
 
+// --algo hier over a made-up split of the ranks into hosts of `per_host` (host keys the
+// layout tells apart; every process is on this machine, so shm joins each host's ranks):
+// the world's communicator carries nothing, the two levels everything.
+void hier_matrix(Matrix& m, Bootstrap& boot, int per_host, uint64_t token) {
+  std::vector<RankPlace> places;
+  for (int r = 0; r < m.comm.size(); ++r) places.push_back({"host-" + std::to_string(r / per_host), "host", "lo"});
+  const HostLayout layout = layout_of(places);
+  for (Algorithm across : {Algorithm::kAuto, Algorithm::kRing, Algorithm::kTree, Algorithm::kRecursiveDoubling}) {
+    TransportChoice intra, inter;
+    intra.name = "shm";
+    HostLevels levels(boot, layout, HostLevelsPlan{intra, inter, across, token, WaitPolicy{}}, nullptr);
+    HierarchyAttached attached(m.comm, &levels);
+    for (DataType t : {DataType::kF32, DataType::kI32, DataType::kBF16, DataType::kF64})
+      for (size_t count : {size_t{0}, size_t{1}, size_t{7}, size_t{1023}, size_t{262147}}) {
+        auto in = m.inputs(count, t);
+        for (bool in_place : {false, true}) m.allreduce(count, t, ReduceOp::kSum, Algorithm::kHier, in_place, in);
+      }
+    for (ReduceOp op : {ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kAvg, ReduceOp::kProd}) {
+      auto in = m.inputs(1023, DataType::kF32, op == ReduceOp::kProd ? 2.0 : 50.0);
+      m.allreduce(1023, DataType::kF32, op, Algorithm::kHier, op == ReduceOp::kAvg, in);
+    }
+    boot.barrier();  // every rank done with these levels before any closes them
+  }
+}
+
 void full_matrix(Matrix& m, size_t large_count) {
   const int n = m.comm.size();
   for (DataType t : all_dtypes()) {
@@ -367,6 +394,8 @@ int main(int argc, char** argv) {
           if (comm.size() <= 16)
             m.all_to_allv(make_splits(parse_split_spec("moe:skew=1"), comm.size(), t, count), t, in, "routed");
         }
+    } else if (mode.rfind("hier:", 0) == 0) {
+      hier_matrix(m, *boot, std::stoi(mode.substr(5)), info.token);
     } else {
       full_matrix(m, mode == "medium" ? 65539 : 1048579);
     }

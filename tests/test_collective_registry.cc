@@ -117,7 +117,11 @@ TEST_CASE("auto: recursive doubling for small AllReduces, each collective's defa
   CHECK(shipped_algorithm(bc, 4, 64 << 20) == Algorithm::kRing);
   CHECK(ag.supports(Algorithm::kAuto));
   CHECK(parse_algorithm("auto") == Algorithm::kAuto);
-  CHECK_THROWS_WITH(parse_algorithm("fast"), Catch::Contains("use auto, ring, tree, rd (recursive doubling) or direct"));
+  CHECK_THROWS_WITH(parse_algorithm("fast"), Catch::Contains("use auto, ring, tree, rd (recursive doubling), hier (within hosts, then across) or direct"));
+  CHECK(parse_algorithm("hier") == Algorithm::kHier);
+  CHECK(ar.supports(Algorithm::kHier));
+  CHECK_FALSE(ag.supports(Algorithm::kHier));
+  CHECK_FALSE(bc.supports(Algorithm::kHier));
 }
 
 TEST_CASE("count, padding, bus bandwidth and algorithms per collective", "[registry]") {

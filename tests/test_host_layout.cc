@@ -4,6 +4,8 @@
 
 #include "bootstrap/host_layout.h"
 #include "core/error.h"
+#include "job/address_list.h"
+#include "job/host_levels.h"
 
 using namespace ccb;
 
@@ -64,4 +66,21 @@ TEST_CASE("layout: places round-trip, and a malformed or oversized one is refuse
                                 std::string("k\th\tn\tx"), "k\th\t" + std::string(5000, 'n')})
     CHECK_THROWS_AS(decode_place(bad), Error);
   CHECK_THROWS_AS(encode_place({"k", "h\tx", ""}), Error);
+}
+
+TEST_CASE("hier's levels: a host's ranks by local rank, a rail's by host; uneven hosts refused", "[layout][hier]") {
+  const HostLayout l = layout_of(two_hosts_interleaved());
+  CHECK(host_members(l, 2) == std::vector<int>{0, 2});
+  CHECK(rail_members(l, 2) == std::vector<int>{2, 3});
+  CHECK(rail_members(l, 1) == std::vector<int>{0, 1});
+  const HostLayout uneven = layout_of({{"a", "a", ""}, {"a", "a", ""}, {"b", "b", ""}});
+  CHECK_THROWS_WITH(host_members(uneven, 0), Catch::Contains("the hosts hold a: 2 ranks, b: 1 rank"));
+}
+
+TEST_CASE("address lists round-trip; a peer's malformed one is refused naming it", "[layout][hier]") {
+  const std::vector<std::string> in{"tcp://10.0.0.1:5", "", std::string("a:b\0c", 6)};
+  CHECK(decode_address_list(encode_address_list(in), 3, 7) == in);
+  for (const std::string& bad : {std::string(""), std::string("3:ab"), std::string("x:ab"), std::string(":"),
+                                std::string("99999999999999999999:a"), std::string("1:a1:b1:c1:d"), std::string("1:a2:b")})
+    CHECK_THROWS_WITH(decode_address_list(bad, 3, 7), Catch::Contains("rank 7 sent malformed group addresses"));
 }

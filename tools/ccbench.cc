@@ -38,8 +38,16 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("-o,--op", c.op, "The reduction: " + ccb::cli::op_names())->capture_default_str();
   run.add_option("--algo", c.algos,
                  "auto (per size and world size, from the shipped table or --tune; the algo column says which ran), ring, tree, rd "
-                 "(recursive doubling), or a list of the last three to compare them")
+                 "(recursive doubling), hier (allreduce in two levels: within each host, then across hosts, each local rank with its peers), "
+                 "or a list of them to compare")
       ->capture_default_str();
+  run.add_option("--intra", c.intra, "--algo hier within a host: shm, or same (the --transport of the job)")
+      ->check(CLI::IsMember({"shm", "same"}))->capture_default_str();
+  run.add_option("--inter-algo", c.inter_algo, "--algo hier across hosts: auto (by size), ring, tree or rd")
+      ->check(CLI::IsMember({"auto", "ring", "tree", "rd"}))->capture_default_str();
+  run.add_option("--ranks-per-host", c.ranks_per_host,
+                 "Ranks each host must hold (checked against the hosts the ranks find; it must divide --np); 0: any")
+      ->check(CLI::Range(0, 1024))->capture_default_str();
   run.add_flag("--tune", c.tune, "with --algo auto: time every algorithm at each size at start-up and run the fastest");
   run.add_option("--collective", c.collective, ccb::cli::collective_names())->capture_default_str();
   run.add_option("--root", c.root, "broadcast, reduce, gather and scatter: the root rank")->capture_default_str();

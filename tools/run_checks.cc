@@ -133,6 +133,9 @@ bootstrap::JobFingerprint RunCommand::fingerprint(int world_size) const {
   add_field(f, "--duration", duration.empty() ? "none" : duration);
   add_field(f, "--sweep", sweep.empty() ? "none" : sweep);
   add_field(f, "--algo", algos + (tune ? " (--tune)" : ""));
+  add_field(f, "--intra", intra);
+  add_field(f, "--inter-algo", inter_algo);
+  add_field(f, "--ranks-per-host", std::to_string(ranks_per_host));
   add_field(f, "-n", or_auto(iters));
   add_field(f, "-w", warmup < 0 ? "auto" : std::to_string(warmup));
   add_field(f, "-c", std::to_string(check));
@@ -222,6 +225,20 @@ static uint64_t uneven_recv_bytes(const RunOptions& o, int world, uint64_t size)
                      "all_to_allv's receive buffer");
 }
 
+// --ranks-per-host and --algo hier: what can be judged before the hosts are known.
+static void check_hier(const RunCommand& c, int world) {
+  if (c.ranks_per_host > 0 && world % c.ranks_per_host != 0)
+    throw_invalid("--ranks-per-host " + std::to_string(c.ranks_per_host) + " does not divide the " + std::to_string(world) +
+                  " ranks: give a number of ranks per host that divides --np");
+  if (!c.runs_hier()) {
+    if (c.intra != "shm" || c.inter_algo != "auto")
+      throw_invalid("--intra and --inter-algo choose --algo hier's legs: add hier to --algo, or drop them");
+    return;
+  }
+  if (!c.profiles.empty() || !c.trace.empty() || !c.duration.empty() || !c.sweep.empty())
+    throw_invalid("--algo hier runs in a sweep of sizes so far: drop --profile, --trace, --duration and --sweep, or use --algo auto");
+}
+
 void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const {
   if (!std::isfinite(timeout_s) || timeout_s <= 0 || timeout_s > kMaxTimeoutS)
     throw_invalid("--timeout must be a number of seconds above 0 and at most 86400");
@@ -259,6 +276,7 @@ void RunCommand::validate(int world, int ranks_here, bool writes_outputs) const 
   if (hops && std::find(algorithms.begin(), algorithms.end(), Algorithm::kRing) == algorithms.end() &&
       algorithms.front() != Algorithm::kAuto)
     throw_invalid("--hops times a ring: add ring to --algo");
+  check_hier(*this, world);
   if (seed && !shuffle) throw_invalid("--seed orders the sizes of --shuffle: add --shuffle, or drop --seed");
   uint64_t largest = 0, largest_recv = 0;
   if (!profiles.empty() || !trace.empty()) {

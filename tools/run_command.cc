@@ -70,11 +70,31 @@ std::vector<Algorithm> RunCommand::algorithm_list() const {
   std::vector<Algorithm> out;
   std::stringstream in(algos);
   for (std::string a; std::getline(in, a, ',');) out.push_back(parse_algorithm(a));
-  if (out.empty()) throw_invalid("--algo needs auto, ring, tree, rd or a list of the last three");
+  if (out.empty()) throw_invalid("--algo needs auto, ring, tree, rd, hier or a list of the last four");
   if (out.size() > 1 && std::count(out.begin(), out.end(), Algorithm::kAuto) > 0)
     throw_invalid("--algo auto runs one chosen algorithm per size and cannot be listed with others: "
                   "compare algorithms with --algo ring,tree,rd");
   return out;
+}
+
+bool RunCommand::runs_hier() const {
+  const std::vector<Algorithm> list = algorithm_list();
+  return std::find(list.begin(), list.end(), Algorithm::kHier) != list.end();
+}
+
+HostLevelsPlan RunCommand::host_levels_plan(const JobSettings& settings, uint64_t job_token) const {
+  HostLevelsPlan plan{settings.transport, settings.transport, parse_algorithm(inter_algo), job_token,
+                      WaitPolicy{settings.spin, settings.timeout}};
+  if (intra == "shm") plan.intra.name = "shm";
+  return plan;
+}
+
+// --ranks-per-host is what the user expects of the hosts; the store found what they are.
+static void check_ranks_per_host(const RunCommand& cmd, const HostLayout& layout) {
+  if (cmd.ranks_per_host == 0 || layout.ranks_per_host() == cmd.ranks_per_host) return;
+  throw_invalid("--ranks-per-host " + std::to_string(cmd.ranks_per_host) + " but the ranks found " +
+                std::to_string(layout.hosts.size()) + " host(s) holding " + layout.ranks_on_text() +
+                ": start that many ranks on each host (cluster run --ranks-per-host), or drop the flag");
 }
 
 std::vector<int> RunCommand::peer_map_list() const {
@@ -201,6 +221,17 @@ static void print_hops(const SizeResult& r, const std::vector<std::string>& labe
   else std::cout << "# hops: 2 ranks have one pair of hops, nothing to compare\n";
 }
 
+// --algo hier: where a call's time went, rank 0's view.
+static void print_legs(const SizeResult& r, const RunCommand& cmd) {
+  if (!r.legs) return;
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "# hier %s: within the host %.1f us (reduce-scatter over %s) + across hosts %.1f us (%s) + within %.1f us (all-gather)\n",
+                format_bytes(r.bytes).c_str(), r.legs->intra_reduce_us, cmd.intra == "shm" ? "shm" : cmd.transport.name.c_str(),
+                r.legs->inter_us, std::string(algorithm_name(r.legs->inter_algorithm)).c_str(), r.legs->intra_gather_us);
+  std::cout << line << std::flush;
+}
+
 static uint64_t run_sweeps(const RunCommand& cmd, Communicator& comm, Bootstrap& boot, Output& out,
                            const PassOrder& order) {
   uint64_t wrong = 0;
@@ -219,6 +250,7 @@ static uint64_t run_sweeps(const RunCommand& cmd, Communicator& comm, Bootstrap&
         ran.algorithm = r.algorithm;  // what auto chose for this size
         if (out.streaming()) out.table.row(r, ran);
         if (out.root && cmd.hops) print_hops(r, out.labels, cmd.hop_factor);
+        if (out.streaming()) print_legs(r, cmd);
         if (out.root) out.record.add(ResultRow{ran, r, "", "", 0, "", a == Algorithm::kAuto});
       }
       if (out.streaming()) out.table.footer();
@@ -350,6 +382,10 @@ int run_rank(const RunCommand& cmd, const LaunchInfo& info) {
       for (const std::string& w : ipoib_warnings(ipoib, chosen, cmd.transport.tcp.socket_buffer))
         print_line_to_stderr("warning: " + w);
     }
+    check_ranks_per_host(cmd, rank.layout);
+    std::unique_ptr<HostLevels> levels;
+    if (cmd.runs_hier()) levels = std::make_unique<HostLevels>(boot, rank.layout, cmd.host_levels_plan(rank.settings, rank.info.token), &rank.aborts);
+    HierarchyAttached attached(comm, levels.get());
     const PassOrder order = agree_order(cmd, boot);
     JobInfo job = job_info(cmd, boot, rank.transport, rank.layout);
     // Rank 0 warns about its host; every other rank about where it runs.

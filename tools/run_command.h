@@ -6,6 +6,7 @@
 
 #include "bootstrap/launch_env.h"
 #include "bootstrap/store_hello.h"
+#include "job/host_levels.h"
 #include "profiles/profile.h"
 #include "runner/collective_runner.h"
 #include "runner/result_record.h"
@@ -17,6 +18,9 @@ struct RunCommand {
   std::string min_bytes, max_bytes, sizes;
   double step_factor = 2;
   std::string dtype = "float", op = "sum", algos = "auto", collective = "allreduce";
+  std::string intra = "shm";             // --intra: --algo hier's transport within a host (shm, or same)
+  std::string inter_algo = "auto";       // --inter-algo: --algo hier's algorithm across hosts
+  int ranks_per_host = 0;                // --ranks-per-host: checked against the hosts found (0: any)
   int iters = 0, warmup = -1, check = 1;
   bool in_place = false;
   bool tune = false;
@@ -58,6 +62,9 @@ struct RunCommand {
 
   std::vector<uint64_t> size_list() const;
   std::vector<Algorithm> algorithm_list() const;
+  bool runs_hier() const;  // --algo names hier
+  // --algo hier's levels: --intra's transport within a host, this job's across hosts.
+  HostLevelsPlan host_levels_plan(const JobSettings& settings, uint64_t job_token) const;
   RunOptions run_options(Algorithm a) const;
   // --peer-map's entries (empty when not given); validate() checks it is a permutation.
   std::vector<int> peer_map_list() const;

@@ -22,7 +22,7 @@ struct ScanCommand {
   int lat_iters = 300;
   double bw_frac = 0.93;
   double lat_factor = 2.1;
-  int retests = 1;
+  int retests = 2;
 };
 
 struct PairFigures {

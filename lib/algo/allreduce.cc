@@ -1,9 +1,10 @@
 // AllReduce: every rank ends with the reduction of every rank's count elements. Its
-// algorithms are RingAllreduce (ring_allreduce.cc), TreeAllreduce (tree_allreduce.cc)
-// and RecursiveDoublingAllreduce (recursive_doubling.cc).
+// algorithms are RingAllreduce (ring_allreduce.cc), TreeAllreduce (tree_allreduce.cc),
+// RecursiveDoublingAllreduce (recursive_doubling.cc), and two levels (hier_allreduce.cc).
 #include <cstring>
 
 #include "algo/collectives.h"
+#include "algo/hier_allreduce.h"
 #include "algo/recursive_doubling.h"
 #include "algo/ring_allreduce.h"
 #include "algo/tree_allreduce.h"
@@ -15,6 +16,7 @@ void run(Communicator& comm, const ChunkPolicy& chunks, Algorithm a, const Colle
   switch (a) {
     case Algorithm::kTree: return TreeAllreduce(comm, chunks).run(args);
     case Algorithm::kRecursiveDoubling: return RecursiveDoublingAllreduce(comm).run(args);
+    case Algorithm::kHier: return hier_allreduce(comm, chunks, args);
     case Algorithm::kRing:
     case Algorithm::kDirect:  // not an AllReduce algorithm: refused by validate_algorithm
     case Algorithm::kAuto: break;  // resolved by the runner before it gets here
@@ -32,6 +34,7 @@ const CollectiveDescriptor& allreduce_descriptor() {
       .name = "allreduce",
       .trace_names = {"all_reduce"},
       .algorithms = {Algorithm::kRing, Algorithm::kTree, Algorithm::kRecursiveDoubling},
+      .hierarchical = true,
       .small_messages = Algorithm::kRecursiveDoubling,
       .medium_messages = Algorithm::kTree,
       .reduces = true,

@@ -52,19 +52,23 @@ std::string_view algorithm_name(Algorithm a) {
     case Algorithm::kTree: return "tree";
     case Algorithm::kRecursiveDoubling: return "rd";
     case Algorithm::kDirect: return "direct";
+    case Algorithm::kHier: return "hier";
     case Algorithm::kAuto: return "auto";
   }
   return "?";
 }
 
 Algorithm parse_algorithm(std::string_view s) {
-  for (Algorithm a : {Algorithm::kRing, Algorithm::kTree, Algorithm::kRecursiveDoubling, Algorithm::kDirect, Algorithm::kAuto})
+  for (Algorithm a : {Algorithm::kRing, Algorithm::kTree, Algorithm::kRecursiveDoubling, Algorithm::kDirect, Algorithm::kHier,
+                      Algorithm::kAuto})
     if (s == algorithm_name(a)) return a;
-  throw_invalid("unknown algorithm '" + std::string(s) + "': use auto, ring, tree, rd (recursive doubling) or direct");
+  throw_invalid("unknown algorithm '" + std::string(s) +
+                "': use auto, ring, tree, rd (recursive doubling), hier (within hosts, then across) or direct");
 }
 
 bool CollectiveDescriptor::supports(Algorithm a) const {
-  return a == Algorithm::kAuto || std::find(algorithms.begin(), algorithms.end(), a) != algorithms.end();
+  return a == Algorithm::kAuto || (a == Algorithm::kHier && hierarchical) ||
+         std::find(algorithms.begin(), algorithms.end(), a) != algorithms.end();
 }
 
 uint64_t CollectiveDescriptor::unit_bytes(DataType t, int ranks) const {

@@ -17,9 +17,10 @@
 namespace ccb {
 
 // kDirect: every part goes straight from its sender to its receiver (all-to-all,
-// send/recv, gather, scatter). kAuto is resolved per call (algo/algorithm_choice.h)
-// and never runs as such.
-enum class Algorithm { kRing, kTree, kRecursiveDoubling, kDirect, kAuto };
+// send/recv, gather, scatter). kHier: two levels, within each host and then across
+// hosts, over the communicator's HostHierarchy (algo/host_hierarchy.h). kAuto is
+// resolved per call (algo/algorithm_choice.h) and never runs as such.
+enum class Algorithm { kRing, kTree, kRecursiveDoubling, kDirect, kHier, kAuto };
 
 // The table a sweep prints: nccl-tests' columns, or perftest's for point-to-point tests.
 enum class TableColumns { kCollective, kBandwidth, kLatency };
@@ -31,6 +32,9 @@ struct CollectiveDescriptor {
   std::string_view name;                      // as nccl-tests names it: "allreduce"
   std::vector<std::string_view> trace_names;  // what a trace may call it besides
   std::vector<Algorithm> algorithms;          // what it has; the first is its default
+  // It also runs as kHier, given a HostHierarchy; apart from `algorithms`, which are
+  // what every communicator can run (and what --tune tries).
+  bool hierarchical = false;
   // What --algo auto runs for small messages, and for medium ones on 4 ranks or more
   // (algo/algorithm_choice.h); kAuto: the default.
   Algorithm small_messages = Algorithm::kAuto;

@@ -14,6 +14,8 @@
 
 namespace ccb {
 
+class HostHierarchy;
+
 class Communicator {
  public:
   // `addresses[r]` is what rank r's transport published (Transport::listen_address).
@@ -33,6 +35,9 @@ class Communicator {
   // --hops: ring passes stamp their messages here while it is set (null: not timed).
   HopTimeline* hop_timeline() const { return hops_; }
   void set_hop_timeline(HopTimeline* t) { hops_ = t; }
+  // --algo hier: this rank's two levels (null: the job opened none).
+  HostHierarchy* hierarchy() const { return hierarchy_; }
+  void set_hierarchy(HostHierarchy* h) { hierarchy_ = h; }
 
  private:
   Transport& transport_;
@@ -45,6 +50,7 @@ class Communicator {
   AlignedBuffer scratch_buffer_;
   MemoryRegionPtr scratch_region_;
   HopTimeline* hops_ = nullptr;
+  HostHierarchy* hierarchy_ = nullptr;
 };
 
 // Ring passes stamp into `timeline` while this lives (null: nothing is stamped), and

@@ -35,6 +35,13 @@ int HostLayout::ranks_per_host() const {
   return ranks_on.front();
 }
 
+std::string HostLayout::ranks_on_text() const {
+  std::string out;
+  for (size_t h = 0; h < hosts.size(); ++h)
+    out += (h ? ", " : "") + hosts[h] + ": " + std::to_string(ranks_on[h]) + (ranks_on[h] == 1 ? " rank" : " ranks");
+  return out;
+}
+
 std::string HostLayout::place_text(int rank) const {
   const std::string& nic = nic_of.at(rank);
   return hosts.at(host_of.at(rank)) + (nic.empty() ? "" : ", nic " + nic);

@@ -32,6 +32,8 @@ struct HostLayout {
   bool same_host(int a, int b) const { return host_of.at(a) == host_of.at(b); }
   // K when every host holds K ranks; 0 when the hosts hold different counts.
   int ranks_per_host() const;
+  // "node-a: 2 ranks, node-b: 1 rank": each host with the ranks it holds, for errors.
+  std::string ranks_on_text() const;
   // "node-c, nic eth0": equal strings share a host and a NIC (what scan judges).
   std::string place_text(int rank) const;
 };

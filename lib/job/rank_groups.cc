@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "job/address_list.h"
 
 namespace ccb {
 
@@ -20,34 +21,6 @@ void RankGroup::connect(std::vector<std::string> addresses, const WaitPolicy& po
 
 GroupLane RankGroup::lane(std::vector<TraceCall> calls) {
   return GroupLane{kind_, members_, *comm_, *boot_, std::move(calls)};
-}
-
-// Each rank's addresses of its groups, one per kind, length-prefixed (they are opaque bytes).
-static std::string encode_addresses(const std::vector<std::string>& by_kind) {
-  std::string out;
-  for (const std::string& a : by_kind) out += std::to_string(a.size()) + ':' + a;
-  return out;
-}
-
-static std::vector<std::string> decode_addresses(const std::string& text, int from_rank) {
-  std::vector<std::string> out;
-  size_t at = 0;
-  while (at < text.size() && out.size() < kGroupKinds.size()) {
-    size_t colon = text.find(':', at);
-    size_t length = 0;
-    try {
-      length = std::stoul(text.substr(at, colon - at));
-    } catch (const std::exception&) {
-      colon = std::string::npos;
-    }
-    if (colon == std::string::npos || length > text.size() - colon - 1)
-      throw Error(ErrorKind::kProtocol, "rank " + std::to_string(from_rank) + " sent malformed group addresses");
-    out.push_back(text.substr(colon + 1, length));
-    at = colon + 1 + length;
-  }
-  if (out.size() != kGroupKinds.size() || at != text.size())
-    throw Error(ErrorKind::kProtocol, "rank " + std::to_string(from_rank) + " sent malformed group addresses");
-  return out;
 }
 
 // A group's transport answers only its own group: the token that its hellos carry is
@@ -72,8 +45,8 @@ std::vector<std::unique_ptr<RankGroup>> open_rank_groups(RankContext& rank, cons
     groups.push_back(std::make_unique<RankGroup>(kind, std::move(members), std::move(t), rank.aborts));
   }
   std::vector<std::vector<std::string>> everyone;
-  const std::vector<std::string> gathered = rank.boot.allgather(encode_addresses(mine));
-  for (size_t r = 0; r < gathered.size(); ++r) everyone.push_back(decode_addresses(gathered[r], static_cast<int>(r)));
+  const std::vector<std::string> gathered = rank.boot.allgather(encode_address_list(mine));
+  for (size_t r = 0; r < gathered.size(); ++r) everyone.push_back(decode_address_list(gathered[r], kGroupKinds.size(), static_cast<int>(r)));
   const WaitPolicy policy{rank.settings.spin, rank.settings.timeout};
   for (auto& g : groups) {
     const size_t k = static_cast<size_t>(std::find(kGroupKinds.begin(), kGroupKinds.end(), g->kind()) - kGroupKinds.begin());

@@ -199,10 +199,13 @@ SizeResult CollectiveRunner::run(uint64_t bytes) {
   bootstrap_.barrier();
   auto sent0 = nic_bytes_sent(link_);
   CpuWindow cpu;
+  HostHierarchy* levels = active_ == Algorithm::kHier ? comm_.hierarchy() : nullptr;
+  if (levels) levels->legs() = {};
   {
     HopRecording recording(comm_, opt_.hops ? &timeline : nullptr);
     for (int i = 0; i < res.iters; ++i) mine.iter_us.push_back(time_one() * 1e6);
   }
+  if (levels) res.legs = levels->legs().per_call();
   bootstrap_.barrier();  // the window closes when every rank is done
   mine.window_s = cpu.wall_seconds();
   mine.cpu_pct = cpu.percent();

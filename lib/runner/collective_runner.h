@@ -13,6 +13,7 @@
 #include "algo/collective.h"
 #include "algo/collectives.h"
 #include "algo/communicator.h"
+#include "algo/host_hierarchy.h"
 #include "algo/splits.h"
 #include "bootstrap/bootstrap.h"
 #include "core/collective_kind.h"
@@ -80,6 +81,8 @@ struct SizeResult {
   // empty when not asked or when the algorithm has no ring.
   std::vector<double> hop_in_us;
   std::optional<SoakFigures> soak;  // a soak's row
+  // --algo hier: this rank's mean time per timed call in each leg (rank 0's is kept).
+  std::optional<LegTimes> legs;
 };
 
 class CollectiveRunner {

@@ -103,6 +103,9 @@ static ordered pass_json(const SizeResult& r, bool samples) {
     j["soak"] = {{"elapsed_s", r.soak->elapsed_s}, {"busbw_last_gbps", r.soak->busbw_last_gbps},
                  {"busbw_worst_gbps", r.soak->busbw_worst_gbps}, {"stopped_by", r.soak->stopped_by},
                  {"first_wrong", r.soak->first_wrong}};
+  if (r.legs)
+    j["legs_us"] = {{"intra_reduce_scatter", r.legs->intra_reduce_us}, {"inter", r.legs->inter_us},
+                    {"intra_all_gather", r.legs->intra_gather_us}, {"inter_algo", algorithm_name(r.legs->inter_algorithm)}};
   if (!r.hop_in_us.empty()) {
     j["hop_in_us"] = r.hop_in_us;  // at r: the median transfer of a ring message r-1 -> r
     if (auto h = slowest_hop(r.hop_in_us)) j["slowest_hop"] = {{"from", h->from}, {"to", h->to}, {"us", h->us}, {"ratio", h->ratio}};

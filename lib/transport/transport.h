@@ -17,6 +17,7 @@
 //  - Request::test() makes progress and never blocks. A failed request throws Error
 //    naming the peer and the reason; a lost peer fails every request on it.
 #pragma once
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -31,7 +32,7 @@ namespace ccb {
 
 class MemoryRegion {
  public:
-  MemoryRegion(void* base, size_t bytes) : base_(static_cast<char*>(base)), bytes_(bytes) {}
+  MemoryRegion(void* base, size_t bytes) : base_(static_cast<char*>(base)), bytes_(bytes), serial_(next_serial()) {}
   virtual ~MemoryRegion() = default;
   MemoryRegion(const MemoryRegion&) = delete;
   MemoryRegion& operator=(const MemoryRegion&) = delete;
@@ -39,10 +40,18 @@ class MemoryRegion {
   char* base() const { return base_; }
   size_t size() const { return bytes_; }
   bool contains(size_t offset, size_t bytes) const { return offset <= bytes_ && bytes <= bytes_ - offset; }
+  // Unique in the process for its lifetime, never reused: what caches key a region by
+  // (a new region may land at a freed one's address, but never gets its serial).
+  uint64_t serial() const { return serial_; }
 
  private:
+  static uint64_t next_serial() {
+    static std::atomic<uint64_t> last{0};
+    return ++last;
+  }
   char* base_;
   size_t bytes_;
+  uint64_t serial_;
 };
 using MemoryRegionPtr = std::unique_ptr<MemoryRegion>;
 

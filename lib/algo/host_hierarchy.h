@@ -1,0 +1,71 @@
+// The two levels a hierarchical collective (--algo hier) runs on: the ranks of this
+// rank's host, and the ranks of its local rank on every host (its rail, one per local
+// rank, as NCCL and Open MPI's HAN split a node). Each level is a communicator over a
+// transport of its own, which the job opens (job/host_groups.h): shm within a host,
+// the job's transport across hosts. A collective's buffers are registered with the
+// world's transport; `on_intra` and `on_inter` give the same bytes as regions of each
+// level's transport, registered once and reused.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <deque>
+
+#include "algo/collective.h"
+#include "algo/collectives.h"
+#include "algo/communicator.h"
+
+namespace ccb {
+
+// Where one call's time went, summed over the calls since the last reset.
+struct LegTimes {
+  double intra_reduce_us = 0;  // within the host: the reduce-scatter
+  double inter_us = 0;         // across hosts: each local rank's collective on its rail
+  double intra_gather_us = 0;  // within the host: the all-gather
+  uint64_t calls = 0;
+  Algorithm inter_algorithm = Algorithm::kAuto;  // what the last call ran across hosts
+  LegTimes per_call() const;  // each leg's mean over the calls (zeros without calls)
+};
+
+class HostHierarchy {
+ public:
+  // `inter_algorithm` is what the cross-host leg runs; kAuto: chosen per call by size.
+  HostHierarchy(Communicator& intra, Communicator& inter, Algorithm inter_algorithm);
+  Communicator& intra() { return intra_; }
+  Communicator& inter() { return inter_; }
+  Algorithm inter_algorithm() const { return inter_algorithm_; }
+  BufferRef on_intra(const BufferRef& b) { return on(intra_, b); }
+  BufferRef on_inter(const BufferRef& b) { return on(inter_, b); }
+  LegTimes& legs() { return legs_; }
+
+ private:
+  struct Registration {
+    uint64_t world_serial;
+    const Communicator* level;
+    MemoryRegionPtr region;
+  };
+  BufferRef on(Communicator& level, const BufferRef& b);
+
+  Communicator& intra_;
+  Communicator& inter_;
+  Algorithm inter_algorithm_;
+  // A run's send, receive and scratch buffers on both levels; the oldest is dropped
+  // first, so a sweep that grows its buffers keeps only the live ones.
+  static constexpr size_t kMaxRegistrations = 8;
+  std::deque<Registration> registrations_;
+  LegTimes legs_;
+};
+
+// Adds the time since construction to one leg when it goes out of scope.
+class LegTimer {
+ public:
+  explicit LegTimer(double& leg) : leg_(leg), start_(std::chrono::steady_clock::now()) {}
+  ~LegTimer() { leg_ += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_).count(); }
+  LegTimer(const LegTimer&) = delete;
+  LegTimer& operator=(const LegTimer&) = delete;
+
+ private:
+  double& leg_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace ccb

@@ -1,0 +1,59 @@
+// `--algo hier` and `--ranks-per-host` as a user runs them on one host (the emulated
+// cluster's tests run them across hosts: cluster_launchers_test.sh): checked results,
+// each leg's time in the table and the record, and bad input refused in one line.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "json_file.h"
+#include "process_util.h"
+#include "temp_dir.h"
+
+using namespace ccb::test;
+
+TEST_CASE("--algo hier on one host: checked, each leg's time printed and recorded", "[cli][hier]") {
+  TempDir dir;
+  const std::string json = dir / "h.json";
+  for (std::vector<std::string> extra : {std::vector<std::string>{"--algo", "hier", "--json", json},
+                                         {"--algo", "hier", "--intra", "same", "-d", "bfloat16", "-o", "avg", "--in-place"},
+                                         {"--algo", "hier,ring", "--inter-algo", "tree", "-d", "int64", "-o", "max"}}) {
+    auto args = ccbench({"run", "--np", "4", "--sizes", "96,300K,3M", "-n", "3", "-w", "1"});
+    args.insert(args.end(), extra.begin(), extra.end());
+    ProcessResult r = run_process(args);
+    INFO(r.output);
+    CHECK(r.status == 0);
+    CHECK_THAT(r.output, Catch::Contains("Out of bounds values : 0 OK") && Catch::Contains("# hier 3 MiB: within the host "));
+  }
+  const auto d = read_json(json);
+  REQUIRE(d["results"].size() == 3);
+  for (const auto& row : d["results"]) {
+    CHECK(row["algorithm"] == "hier");
+    CHECK(row["legs_us"]["intra_reduce_scatter"].get<double>() > 0);
+    CHECK(row["legs_us"].contains("inter"));
+  }
+}
+
+TEST_CASE("--ranks-per-host and --algo hier: bad input is one line and exit 2", "[cli][hier][errors]") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  for (const Case& c : {Case{{"--np", "4", "--ranks-per-host", "3"}, "--ranks-per-host 3 does not divide the 4 ranks"},
+                        Case{{"--np", "4", "--ranks-per-host", "2"}, "--ranks-per-host 2 but the ranks found 1 host(s) holding"},
+                        Case{{"--np", "2", "--intra", "same"}, "--intra and --inter-algo choose --algo hier's legs"},
+                        Case{{"--np", "2", "--algo", "hier", "--inter-algo", "direct"}, "--inter-algo: direct not in"},
+                        Case{{"--np", "2", "--algo", "hier", "--collective", "broadcast"}, "the hier algorithm does not exist for broadcast"},
+                        Case{{"--np", "2", "--algo", "hier", "--profile", "gpt2-small"}, "--algo hier runs in a sweep of sizes so far"}}) {
+    auto args = ccbench({"run", "--sizes", "1K", "-n", "2"});
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    ProcessResult r = run_process(args);
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains(c.says));
+  }
+}
+
+TEST_CASE("--ranks-per-host that the host holds runs", "[cli][hier]") {
+  ProcessResult r = run_process(ccbench({"run", "--np", "2", "--ranks-per-host", "2", "--sizes", "1K", "-n", "2"}));
+  INFO(r.output);
+  CHECK(r.status == 0);
+}
