@@ -10,7 +10,7 @@
 
 using namespace ccb::test;
 
-TEST_CASE("--algo hier on one host: checked, each leg's time printed and recorded", "[cli][hier]") {
+TEST_CASE("hier on one host: checked, each leg's time printed and recorded", "[cli][hier]") {
   TempDir dir;
   const std::string json = dir / "h.json";
   for (std::vector<std::string> extra : {std::vector<std::string>{"--algo", "hier", "--json", json},
@@ -32,7 +32,7 @@ TEST_CASE("--algo hier on one host: checked, each leg's time printed and recorde
   }
 }
 
-TEST_CASE("--ranks-per-host and --algo hier: bad input is one line and exit 2", "[cli][hier][errors]") {
+TEST_CASE("hier and --ranks-per-host misused: one line and exit 2", "[cli][hier][errors]") {
   struct Case {
     std::vector<std::string> args;
     std::string says;
@@ -52,7 +52,7 @@ TEST_CASE("--ranks-per-host and --algo hier: bad input is one line and exit 2", 
   }
 }
 
-TEST_CASE("--ranks-per-host that the host holds runs", "[cli][hier]") {
+TEST_CASE("a --ranks-per-host that the host holds runs", "[cli][hier]") {
   ProcessResult r = run_process(ccbench({"run", "--np", "2", "--ranks-per-host", "2", "--sizes", "1K", "-n", "2"}));
   INFO(r.output);
   CHECK(r.status == 0);

@@ -34,7 +34,7 @@ TEST_CASE("collectives at scale: 16 and 64 ranks, counts around the world size",
   run_matrix(16, "65536", "quick");
   run_matrix(64, "65536", "quick");
 }
-TEST_CASE("--algo hier matches the serial reference: hosts of 2, 3 and 4 ranks, and of 1", "[collective][hier]") {
+TEST_CASE("hier matches the serial reference: hosts of 2, 3 and 4 ranks, and of 1", "[collective][hier]") {
   run_matrix(4, "65536", "hier:2");
   run_matrix(6, "65536", "hier:3");
   run_matrix(6, "4096", "hier:2");
