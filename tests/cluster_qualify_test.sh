@@ -34,11 +34,13 @@ grep -q "scan: FAIL: host rank 2 (host .*ccbs$$h2e) is slow with every peer (ban
 python3 -c "import json; d = json.load(open('$work/slow-host.json')); assert d['bad_hosts'] == [2] and not d['pass'], d" ||
   fail "the JSON does not name host 2"
 
-# hops NAME: a ring AllReduce with --hops; its slowest-hop line in $work/NAME-hops.txt.
+# hops NAME [FLAGS]: a ring AllReduce with --hops; its slowest-hop line in $work/NAME-hops.txt.
 hops() {
-  c run --port $((29800 + RANDOM % 100)) -- "$ccbench" run --algo ring --sizes 16M -n 8 --hops --spin-us 0 \
-    >"$work/$1-hops.txt" 2>&1 || { cat "$work/$1-hops.txt"; fail "$1: the --hops run failed"; }
-  grep "slowest hop" "$work/$1-hops.txt"
+  local name=$1
+  shift
+  c run --port $((29800 + RANDOM % 100)) -- "$ccbench" run --algo ring --sizes 16M -n 8 --hops --spin-us 0 "$@" \
+    >"$work/$name-hops.txt" 2>&1 || { cat "$work/$name-hops.txt"; fail "$name: the --hops run failed"; }
+  grep "slowest hop" "$work/$name-hops.txt"
 }
 # qualify NAME EXPECTED_STATUS: the spec's battery; its verdicts in $work/NAME-qualify.txt.
 qualify() {
@@ -62,7 +64,9 @@ grep -Eq "slowest hop: rank (1 .*ccbs$$h1e.* -> rank 2|2 .*ccbs$$h2e.* -> rank 3
   fail "--hops did not name a hop into or out of host 2 as a straggler"
 
 c up --hosts 4 --rate 2gbit >/dev/null || fail "cluster up"
-hops equal
+# Equal cables on this 2-core machine put the slowest of 4 hops at up to 1.5x the median
+# (seen once in CI); the slowed cable above gives 2.1x. A factor between keeps noise out.
+hops equal --hop-factor 1.8
 qualify equal 0
 grep -q "^qualify: PASS" "$work/equal-qualify.txt" || fail "qualify did not pass equal cables"
 grep -q "no straggler above" "$work/equal-hops.txt" || fail "--hops called a straggler on equal cables"

@@ -117,7 +117,8 @@ struct Matrix {
     record(bad == 0, what.str());
   }
 
-  void reduce_scatter(size_t count, DataType t, ReduceOp op, bool in_place, const std::vector<std::vector<char>>& in) {
+  void reduce_scatter(size_t count, DataType t, ReduceOp op, bool in_place, const std::vector<std::vector<char>>& in,
+                      Algorithm algo = Algorithm::kRing) {
     const size_t es = dtype_size(t);
     const int r = comm.rank();
     std::vector<char> send(in[r].begin(), in[r].end()), recv(count * es + 8, 0);
@@ -125,15 +126,16 @@ struct Matrix {
     auto rmr = comm.transport().register_memory(recv.data(), recv.size());
     CollectiveArgs a{{smr.get(), 0}, {rmr.get(), 0}, count, t, op};
     if (in_place) a.recv = {smr.get(), r * count * es};
-    describe(CollectiveKind::kReduceScatter).run(comm, chunks, Algorithm::kRing, a);
+    describe(CollectiveKind::kReduceScatter).run(comm, chunks, algo, a);
     const char* out = in_place ? send.data() + r * count * es : recv.data();
     size_t bad = 0;
     for (size_t i = 0; i < count; ++i) bad += !element_ok(out + i * es, in, r * count + i, t, op);
-    record(bad == 0, "reduce_scatter count=" + std::to_string(count) + " " + std::string(dtype_name(t)) + " " +
+    record(bad == 0, std::string(algorithm_name(algo)) + " reduce_scatter count=" + std::to_string(count) + " " + std::string(dtype_name(t)) + " " +
                          std::string(op_name(op)) + (in_place ? " in-place" : "") + ": " + std::to_string(bad) + " wrong");
   }
 
-  void all_gather(size_t count, DataType t, bool in_place, const std::vector<std::vector<char>>& in) {
+  void all_gather(size_t count, DataType t, bool in_place, const std::vector<std::vector<char>>& in,
+                  Algorithm algo = Algorithm::kRing) {
     const size_t es = dtype_size(t);
     const int r = comm.rank(), n = comm.size();
     std::vector<char> send(in[r].begin(), in[r].begin() + count * es + 8), recv(n * count * es + 8, 0);
@@ -142,11 +144,11 @@ struct Matrix {
     auto rmr = comm.transport().register_memory(recv.data(), recv.size());
     CollectiveArgs a{{smr.get(), 0}, {rmr.get(), 0}, count, t, ReduceOp::kSum};
     if (in_place) a.send = {rmr.get(), r * count * es};
-    describe(CollectiveKind::kAllGather).run(comm, chunks, Algorithm::kRing, a);
+    describe(CollectiveKind::kAllGather).run(comm, chunks, algo, a);
     size_t bad = 0;
     for (int src = 0; src < n; ++src)
       bad += std::memcmp(recv.data() + src * count * es, in[src].data(), count * es) != 0;
-    record(bad == 0, "all_gather count=" + std::to_string(count) + " " + std::string(dtype_name(t)) +
+    record(bad == 0, std::string(algorithm_name(algo)) + " all_gather count=" + std::to_string(count) + " " + std::string(dtype_name(t)) +
                          (in_place ? " in-place" : "") + ": " + std::to_string(bad) + " ranks' segments wrong");
   }
 
@@ -308,28 +310,61 @@ void uneven(Matrix& m, DataType t, size_t large) {
   m.all_to_allv(make_splits(parse_split_spec("moe"), n, t, 0), t, m.inputs(0, t), "count=0");
 }
 
+// The collectives that run in two levels, on the hierarchy that is attached: small and
+// odd counts, in and out of place, roots on every host; `full`: every type and operator
+// and ReduceScatter and AllGather too (whose leg across hosts is always a ring, so a
+// run per --inter-algo would repeat them).
+void hier_collectives(Matrix& m, bool full) {
+  const int n = m.comm.size();
+  const std::vector<DataType> types = full ? std::vector<DataType>{DataType::kF32, DataType::kI32, DataType::kBF16, DataType::kF64}
+                                           : std::vector<DataType>{DataType::kI32};
+  for (DataType t : types)
+    for (size_t count : {size_t{0}, size_t{1}, size_t{7}, size_t{1023}, size_t{262147}}) {
+      auto in = m.inputs(count, t);
+      // Parts of n x count elements: a smaller large count keeps the inputs' making short.
+      const size_t part = count > 1023 ? 32771 : count;
+      auto parts = full ? m.inputs(part * static_cast<size_t>(n), t) : std::vector<std::vector<char>>{};
+      for (bool in_place : {false, true}) {
+        m.allreduce(count, t, ReduceOp::kSum, Algorithm::kHier, in_place, in);
+        for (int root : {0, n - 1, n / 2})
+          m.rooted(CollectiveKind::kBroadcast, count, t, ReduceOp::kSum, Algorithm::kHier, root, in_place, in);
+        if (!full) continue;
+        m.reduce_scatter(part, t, ReduceOp::kSum, in_place, parts, Algorithm::kHier);
+        m.all_gather(part, t, in_place, parts, Algorithm::kHier);
+      }
+    }
+  if (!full) return;
+  for (ReduceOp op : {ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kAvg, ReduceOp::kProd}) {
+    const double scale = op == ReduceOp::kProd ? 2.0 : 50.0;
+    auto in = m.inputs(1023, DataType::kF32, scale);
+    m.allreduce(1023, DataType::kF32, op, Algorithm::kHier, op == ReduceOp::kAvg, in);
+    m.reduce_scatter(1023, DataType::kF32, op, op == ReduceOp::kAvg, m.inputs(1023 * static_cast<size_t>(n), DataType::kF32, scale),
+                     Algorithm::kHier);
+  }
+}
+
 // --algo hier over a made-up split of the ranks into hosts of `per_host` (host keys the
 // layout tells apart; every process is on this machine, so shm joins each host's ranks):
-// the world's communicator carries nothing, the two levels everything.
+// the world's communicator carries nothing, the two levels everything. Hosts of
+// consecutive ranks with every algorithm across them; then hosts whose ranks interleave
+// (rank r on host r mod hosts), so that world order is not host order.
 void hier_matrix(Matrix& m, Bootstrap& boot, int per_host, uint64_t token) {
-  std::vector<RankPlace> places;
-  for (int r = 0; r < m.comm.size(); ++r) places.push_back({"host-" + std::to_string(r / per_host), "host", "lo"});
-  const HostLayout layout = layout_of(places);
-  for (Algorithm across : {Algorithm::kAuto, Algorithm::kRing, Algorithm::kTree, Algorithm::kRecursiveDoubling}) {
-    TransportChoice intra, inter;
-    intra.name = "shm";
-    HostLevels levels(boot, layout, HostLevelsPlan{intra, inter, across, token, WaitPolicy{}}, nullptr);
-    HierarchyAttached attached(m.comm, &levels);
-    for (DataType t : {DataType::kF32, DataType::kI32, DataType::kBF16, DataType::kF64})
-      for (size_t count : {size_t{0}, size_t{1}, size_t{7}, size_t{1023}, size_t{262147}}) {
-        auto in = m.inputs(count, t);
-        for (bool in_place : {false, true}) m.allreduce(count, t, ReduceOp::kSum, Algorithm::kHier, in_place, in);
-      }
-    for (ReduceOp op : {ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kAvg, ReduceOp::kProd}) {
-      auto in = m.inputs(1023, DataType::kF32, op == ReduceOp::kProd ? 2.0 : 50.0);
-      m.allreduce(1023, DataType::kF32, op, Algorithm::kHier, op == ReduceOp::kAvg, in);
+  const int n = m.comm.size(), hosts = n / per_host;
+  for (bool interleaved : {false, true}) {
+    std::vector<RankPlace> places;
+    for (int r = 0; r < n; ++r) places.push_back({"host-" + std::to_string(interleaved ? r % hosts : r / per_host), "host", "lo"});
+    const HostLayout layout = layout_of(places);
+    const std::vector<Algorithm> across = interleaved ? std::vector<Algorithm>{Algorithm::kAuto}
+                                                      : std::vector<Algorithm>{Algorithm::kAuto, Algorithm::kRing, Algorithm::kTree,
+                                                                               Algorithm::kRecursiveDoubling};
+    for (Algorithm a : across) {
+      TransportChoice intra, inter;
+      intra.name = "shm";
+      HostLevels levels(boot, layout, HostLevelsPlan{intra, inter, a, token, WaitPolicy{}}, nullptr);
+      HierarchyAttached attached(m.comm, &levels);
+      hier_collectives(m, a == Algorithm::kAuto);
+      boot.barrier();  // every rank done with these levels before any closes them
     }
-    boot.barrier();  // every rank done with these levels before any closes them
   }
 }
 

@@ -133,23 +133,36 @@ grep -q '"complete": false' "$dir/cancel.json" && grep -q '"bytes": 65536' "$dir
   fail "after scancel the record must keep the finished sizes with \"complete\": false"
 echo "slurm_test: scancel: every rank gone within ${gone_ms} ms, the finished sizes kept: ok"
 # The nightly sbatch script, twice: the first night is its own baseline (exit 0); the
-# second runs beside a CPU hog on every core and must exit 1 with a report.
+# second is judged against a baseline 3x as fast and must exit 1 with a report. A slowed
+# night made by load (a CPU hog) is a timed assertion: on a busy machine it did not
+# slow enough to be significant. The baseline's passes are scaled instead, top level too.
 nightly() {
   CCBENCH=$ccbench CCB_NIGHTLY_DIR=$dir/lab CCB_NIGHTLY_SIZES=64K,1M CCB_NIGHTLY_PROFILE=gpt2-xl:tp \
     CCB_NIGHTLY_REPEAT=5 CCB_NIGHTLY_ARGS="-n 3 -w 1" timeout 600 sbatch --wait --output="$dir/nightly-%j.log" "$here/../tools/slurm/nightly.sbatch" >/dev/null
 }
 nightly || fail "the first nightly run must exit 0 against its own baseline: $(tail -n 3 "$dir"/nightly-*.log)"
-# Two hogs a core, ahead of the ranks (nice -10): whatever else this machine runs, the
-# ranks get a fraction of what they had.
-hogs=()
-for _ in $(seq $(($(nproc) * 2))); do nice -n -10 yes >/dev/null & hogs+=($!); done
+python3 - "$dir"/lab/baseline/*.json <<'PY' || fail "could not scale the baseline"
+import json, sys
+def faster(node):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k in ("busbw_gbps", "algbw_gbps") and isinstance(v, (int, float)): node[k] = v * 3
+            elif (k.endswith("_us") or k in ("p50", "p99", "min", "max", "mean")) and isinstance(v, (int, float)): node[k] = v / 3
+            elif k == "samples_us" and isinstance(v, list): node[k] = [x / 3 for x in v]
+            else: faster(v)
+    elif isinstance(node, list):
+        for v in node: faster(v)
+for path in sys.argv[1:]:
+    d = json.load(open(path))
+    faster(d["results"])
+    json.dump(d, open(path, "w"))
+PY
 set +e
 nightly
 second=$?
 set -e
-kill "${hogs[@]}"
-[[ $second == 1 ]] || fail "the nightly run beside a CPU hog must exit 1, not $second: $(tail -n 3 "$dir"/nightly-*.log)"
+[[ $second == 1 ]] || fail "the nightly run against a 3x faster baseline must exit 1, not $second: $(tail -n 3 "$dir"/nightly-*.log)"
 ls "$dir"/lab/reports/*-sweep/index.html >/dev/null && grep -qE "(^|[^0-9])[1-9][0-9]* regression" "$dir"/lab/nights/*/compare-*.md ||
   fail "the second night has no report or no regression in its Markdown"
-echo "slurm_test: the nightly sbatch script: 0 against its own baseline, 1 beside a CPU hog: ok"
+echo "slurm_test: the nightly sbatch script: 0 against its own baseline, 1 against a 3x faster one: ok"
 echo "slurm_test: ok"

@@ -15,19 +15,23 @@ TEST_CASE("hier on one host: checked, each leg's time printed and recorded", "[c
   const std::string json = dir / "h.json";
   for (std::vector<std::string> extra : {std::vector<std::string>{"--algo", "hier", "--json", json},
                                          {"--algo", "hier", "--intra", "same", "-d", "bfloat16", "-o", "avg", "--in-place"},
-                                         {"--algo", "hier,ring", "--inter-algo", "tree", "-d", "int64", "-o", "max"}}) {
+                                         {"--algo", "hier,ring", "--inter-algo", "tree", "-d", "int64", "-o", "max"},
+                                         {"--algo", "hier", "--collective", "reduce_scatter", "-o", "avg"},
+                                         {"--algo", "hier", "--collective", "all_gather", "--in-place"},
+                                         {"--algo", "hier", "--collective", "broadcast", "--root", "3"}}) {
     auto args = ccbench({"run", "--np", "4", "--sizes", "96,300K,3M", "-n", "3", "-w", "1"});
     args.insert(args.end(), extra.begin(), extra.end());
     ProcessResult r = run_process(args);
     INFO(r.output);
     CHECK(r.status == 0);
-    CHECK_THAT(r.output, Catch::Contains("Out of bounds values : 0 OK") && Catch::Contains("# hier 3 MiB: within the host "));
+    CHECK_THAT(r.output, Catch::Contains("Out of bounds values : 0 OK") && Catch::Contains("# hier 3 MiB: ") &&
+                             Catch::Contains(" across hosts "));
   }
   const auto d = read_json(json);
   REQUIRE(d["results"].size() == 3);
   for (const auto& row : d["results"]) {
     CHECK(row["algorithm"] == "hier");
-    CHECK(row["legs_us"]["intra_reduce_scatter"].get<double>() > 0);
+    CHECK(row["legs_us"]["intra_before"].get<double>() > 0);
     CHECK(row["legs_us"].contains("inter"));
   }
 }
@@ -41,7 +45,7 @@ TEST_CASE("hier and --ranks-per-host misused: one line and exit 2", "[cli][hier]
                         Case{{"--np", "4", "--ranks-per-host", "2"}, "--ranks-per-host 2 but the ranks found 1 host(s) holding"},
                         Case{{"--np", "2", "--intra", "same"}, "--intra and --inter-algo choose --algo hier's legs"},
                         Case{{"--np", "2", "--algo", "hier", "--inter-algo", "direct"}, "--inter-algo: direct not in"},
-                        Case{{"--np", "2", "--algo", "hier", "--collective", "broadcast"}, "the hier algorithm does not exist for broadcast"},
+                        Case{{"--np", "2", "--algo", "hier", "--collective", "reduce"}, "the hier algorithm does not exist for reduce"},
                         Case{{"--np", "2", "--algo", "hier", "--profile", "gpt2-small"}, "--algo hier runs in a sweep of sizes so far"}}) {
     auto args = ccbench({"run", "--sizes", "1K", "-n", "2"});
     args.insert(args.end(), c.args.begin(), c.args.end());
@@ -56,4 +60,23 @@ TEST_CASE("a --ranks-per-host that the host holds runs", "[cli][hier]") {
   ProcessResult r = run_process(ccbench({"run", "--np", "2", "--ranks-per-host", "2", "--sizes", "1K", "-n", "2"}));
   INFO(r.output);
   CHECK(r.status == 0);
+}
+
+TEST_CASE("rails misnamed: a missing rail, one named twice, an empty name; one line and exit 2 before start", "[cli][rails][errors]") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  for (const Case& c : {Case{{"--iface", "lo,nosuch9"}, "no network interface named 'nosuch9'"},
+                        Case{{"--iface", "lo,lo"}, "--iface lo,lo: lo is named twice"},
+                        Case{{"--iface", "lo,"}, "--iface lo,: an empty name"},
+                        Case{{"--transport", "verbs", "--ib-dev", "rxe0,,rxe1"}, "--ib-dev rxe0,,rxe1: an empty name"}}) {
+    auto args = ccbench({"run", "--np", "2", "--sizes", "1K", "-n", "2"});
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    ProcessResult r = run_process(args);
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains(c.says));
+    CHECK(r.output.find("rank 0") == std::string::npos);  // refused before any rank started
+  }
 }

@@ -51,7 +51,7 @@ ResultRow sample_row(uint64_t bytes, bool with_counter) {
   row.result.line_rate_gbps = 100;
   row.result.link_util_pct = 12.5;
   if (with_counter) {
-    row.result.counter = CounterRate{1.5, 1000, 0.5};
+    row.result.counter = CounterRate{1.5, 1000, 0.5, {{0, 1000}}};
     row.result.counter_util_pct = 12.0;
   }
   row.result.rank_mean_us = {95, 100};

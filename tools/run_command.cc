@@ -17,6 +17,7 @@
 #include "profiles/trace.h"
 #include "runner/result_record.h"
 #include "report_command.h"
+#include "run_hier.h"
 #include "run_parallel.h"
 #include "run_rules.h"
 #include "run_soak.h"
@@ -170,7 +171,8 @@ JobInfo job_info(const RunCommand& c, const Bootstrap& b, const Transport& t, co
   j.samples = c.samples;
   j.manifest.governor = read_governor("/");
   j.manifest.rdma_core = read_rdma_core_version("/");
-  if (!j.link.nic.empty()) j.manifest.nics.push_back(read_nic_manifest("/", j.link.nic));
+  // Every rail of this host, so the manifest shows which NIC each local rank drives.
+  for (const std::string& nic : layout.nics_on_host_of(b.rank())) j.manifest.nics.push_back(read_nic_manifest("/", nic));
   j.warnings = manifest_warnings("/", j.manifest, allowed_cpus());
   return j;
 }
@@ -183,6 +185,7 @@ struct Output {
   ResultTable table;
   ResultRecord record;
   std::vector<std::string> labels;  // --hops: how the slowest hop's ranks are named
+  const HostLayout* layout = nullptr;
   bool streaming() const { return root && repeat == 1; }
   void pass_done(int pass) const {
     if (root && repeat > 1) std::cout << "# pass " << pass + 1 << " of " << repeat << " done\n" << std::flush;
@@ -221,17 +224,6 @@ static void print_hops(const SizeResult& r, const std::vector<std::string>& labe
   else std::cout << "# hops: 2 ranks have one pair of hops, nothing to compare\n";
 }
 
-// --algo hier: where a call's time went, rank 0's view.
-static void print_legs(const SizeResult& r, const RunCommand& cmd) {
-  if (!r.legs) return;
-  char line[256];
-  std::snprintf(line, sizeof line,
-                "# hier %s: within the host %.1f us (reduce-scatter over %s) + across hosts %.1f us (%s) + within %.1f us (all-gather)\n",
-                format_bytes(r.bytes).c_str(), r.legs->intra_reduce_us, cmd.intra == "shm" ? "shm" : cmd.transport.name.c_str(),
-                r.legs->inter_us, std::string(algorithm_name(r.legs->inter_algorithm)).c_str(), r.legs->intra_gather_us);
-  std::cout << line << std::flush;
-}
-
 static uint64_t run_sweeps(const RunCommand& cmd, Communicator& comm, Bootstrap& boot, Output& out,
                            const PassOrder& order) {
   uint64_t wrong = 0;
@@ -250,7 +242,7 @@ static uint64_t run_sweeps(const RunCommand& cmd, Communicator& comm, Bootstrap&
         ran.algorithm = r.algorithm;  // what auto chose for this size
         if (out.streaming()) out.table.row(r, ran);
         if (out.root && cmd.hops) print_hops(r, out.labels, cmd.hop_factor);
-        if (out.streaming()) print_legs(r, cmd);
+        if (out.streaming()) print_hier_legs(r, o.collective, cmd.intra == "shm" ? "shm" : cmd.transport.name, *out.layout);
         if (out.root) out.record.add(ResultRow{ran, r, "", "", 0, "", a == Algorithm::kAuto});
       }
       if (out.streaming()) out.table.footer();
@@ -378,7 +370,7 @@ int run_rank(const RunCommand& cmd, const LaunchInfo& info) {
     if (cmd.bind_numa) bind_near_nic(rank.transport.link().nic);
     if (root && cmd.transport.name == "ipoib") {
       const auto& ipoib = cmd.transport.ipoib;
-      auto chosen = choose_ipoib_interface(ipoib, cmd.transport.tcp.iface);
+      auto chosen = choose_ipoib_interface(ipoib, rank.settings.transport.tcp.iface);  // on rank 0's rail
       for (const std::string& w : ipoib_warnings(ipoib, chosen, cmd.transport.tcp.socket_buffer))
         print_line_to_stderr("warning: " + w);
     }
@@ -391,10 +383,12 @@ int run_rank(const RunCommand& cmd, const LaunchInfo& info) {
     // Rank 0 warns about its host; every other rank about where it runs.
     const std::vector<std::string> mine = root ? job.warnings : placement_warnings("/", job.manifest, allowed_cpus());
     for (const std::string& w : mine) print_line_to_stderr("warning: rank " + std::to_string(boot.rank()) + ": " + w);
+    if (const std::string rails = rank.layout.rails_text(); root && !rails.empty()) std::cout << "# rails: " << rails << "\n";
     job.shuffle_seed = order.seed();
     Output out{root, cmd.repeat, ResultTable(std::cout),
                ResultRecord(job, root ? cmd.json_path : "", root ? cmd.csv_path : ""), {}};
     if (cmd.hops) out.labels = host_labels(rank.layout);
+    out.layout = &rank.layout;
     uint64_t wrong = 0;
     int interrupted = 0;  // a soak stopped by a signal: its status, once the record is kept
     if (!cmd.parallel.empty()) wrong = run_parallel(cmd, rank, root ? &out.record : nullptr);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "algo/collectives.h"
+#include "algo/hier_collectives.h"
 #include "algo/ring_pipeline.h"
 #include "algo/ring_schedule.h"
 
@@ -36,7 +37,8 @@ void RingAllGather::run(const CollectiveArgs& a) {
 
 namespace {
 
-void run_all_gather(Communicator& comm, const ChunkPolicy& chunks, Algorithm, const CollectiveArgs& args) {
+void run_all_gather(Communicator& comm, const ChunkPolicy& chunks, Algorithm a, const CollectiveArgs& args) {
+  if (a == Algorithm::kHier) return hier_all_gather(comm, chunks, args);
   RingAllGather(comm, chunks).run(args);
 }
 
@@ -48,6 +50,7 @@ const CollectiveDescriptor& all_gather_descriptor() {
       .name = "all_gather",
       .trace_names = {"allgather", "all-gather"},
       .algorithms = {Algorithm::kRing},
+      .hierarchical = true,
       .reduces = false,
       .per_rank_parts = true,
       .busbw_factor = busbw_each_part,

@@ -8,6 +8,7 @@
 
 #include "algo/binary_tree.h"
 #include "algo/collectives.h"
+#include "algo/hier_collectives.h"
 
 namespace ccb {
 namespace {
@@ -15,6 +16,7 @@ namespace {
 TreeNode shape(Algorithm a, int n, int rank, int root) { return rooted_tree_node(n, rank, root, a != Algorithm::kTree); }
 
 void run_broadcast(Communicator& comm, const ChunkPolicy& chunks, Algorithm a, const CollectiveArgs& args) {
+  if (a == Algorithm::kHier) return hier_broadcast(comm, chunks, args);
   const size_t esize = dtype_size(args.dtype), bytes = args.count * esize;
   const int n = comm.size(), r = comm.rank();
   if (r == args.root && !(args.send == args.recv)) std::memcpy(args.recv.data(), args.send.data(), bytes);
@@ -58,6 +60,7 @@ const CollectiveDescriptor& broadcast_descriptor() {
       .name = "broadcast",
       .trace_names = {"bcast"},
       .algorithms = {Algorithm::kRing, Algorithm::kTree},
+      .hierarchical = true,
       .small_messages = Algorithm::kTree,
       .reduces = false,
       .rooted = true,

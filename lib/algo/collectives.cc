@@ -111,7 +111,8 @@ std::vector<int> algorithm_peers(Algorithm a, int rank, int size) {
 }
 
 std::vector<int> call_peers(const CollectiveDescriptor& d, Algorithm a, const CollectiveArgs& args, int rank, int size) {
-  if (!d.peers) return algorithm_peers(a, rank, size);
+  // Two levels run on the hierarchy's own connections; the world's carry nothing.
+  if (!d.peers || a == Algorithm::kHier) return algorithm_peers(a, rank, size);
   std::vector<int> peers = d.peers(a, args, rank, size);
   std::sort(peers.begin(), peers.end());
   peers.erase(std::unique(peers.begin(), peers.end()), peers.end());

@@ -8,12 +8,6 @@
 
 namespace ccb {
 
-static HostHierarchy& hierarchy_of(Communicator& world) {
-  if (!world.hierarchy())
-    throw_invalid("--algo hier runs only where the job opened its host levels (ccbench run): use --algo ring, tree or rd");
-  return *world.hierarchy();
-}
-
 // The legs sum kAvg; the world's size divides once, at the end, so the result is the
 // same bits as a flat AllReduce's.
 void hier_allreduce(Communicator& world, const ChunkPolicy& chunks, const CollectiveArgs& a) {
@@ -27,7 +21,7 @@ void hier_allreduce(Communicator& world, const ChunkPolicy& chunks, const Collec
   host.op = leg_op;
   RingAllreduce ring(h.intra(), chunks);
   {
-    LegTimer timer(h.legs().intra_reduce_us);
+    LegTimer timer(h.legs().intra_before_us);
     ring.reduce_scatter_half(host);  // one rank on the host: a copy into recv
   }
   const ElementRange mine = h.intra().size() > 1 ? ring.owned_segment(host) : ElementRange{0, a.count};
@@ -46,7 +40,7 @@ void hier_allreduce(Communicator& world, const ChunkPolicy& chunks, const Collec
     if (a.op == ReduceOp::kAvg) divide(rail.recv.data(), mine.count, a.dtype, world.size());
   }
   {
-    LegTimer timer(h.legs().intra_gather_us);
+    LegTimer timer(h.legs().intra_after_us);
     ring.all_gather_half(host);
   }
   ++h.legs().calls;

@@ -6,35 +6,51 @@
 // world's transport; `on_intra` and `on_inter` give the same bytes as regions of each
 // level's transport, registered once and reused.
 #pragma once
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 #include "algo/collective.h"
 #include "algo/collectives.h"
 #include "algo/communicator.h"
+#include "core/aligned_buffer.h"
 
 namespace ccb {
 
 // Where one call's time went, summed over the calls since the last reset.
+// The legs are named by place, not by what runs there, which is per collective
+// (AllReduce: reduce-scatter, AllReduce, all-gather; Broadcast: -, broadcast, broadcast).
 struct LegTimes {
-  double intra_reduce_us = 0;  // within the host: the reduce-scatter
+  double intra_before_us = 0;  // within the host, before the hosts exchange
   double inter_us = 0;         // across hosts: each local rank's collective on its rail
-  double intra_gather_us = 0;  // within the host: the all-gather
+  double intra_after_us = 0;   // within the host, after
   uint64_t calls = 0;
   Algorithm inter_algorithm = Algorithm::kAuto;  // what the last call ran across hosts
   LegTimes per_call() const;  // each leg's mean over the calls (zeros without calls)
 };
 
+// Memory of the hierarchy's own, the same bytes as a region of each level.
+struct StagedBuffer {
+  char* data;
+  BufferRef intra, inter;
+};
+
 class HostHierarchy {
  public:
   // `inter_algorithm` is what the cross-host leg runs; kAuto: chosen per call by size.
-  HostHierarchy(Communicator& intra, Communicator& inter, Algorithm inter_algorithm);
+  // `world_ranks`: the world rank of local rank l on host h at h x intra size + l.
+  HostHierarchy(Communicator& intra, Communicator& inter, Algorithm inter_algorithm, std::vector<int> world_ranks);
   Communicator& intra() { return intra_; }
   Communicator& inter() { return inter_; }
   Algorithm inter_algorithm() const { return inter_algorithm_; }
+  int world_rank(int host, int local) const;
   BufferRef on_intra(const BufferRef& b) { return on(intra_, b); }
   BufferRef on_inter(const BufferRef& b) { return on(inter_, b); }
+  // At least `bytes` of staging memory `which` (0 or 1), reused across calls; what it
+  // held is gone once it grows.
+  StagedBuffer staging(int which, size_t bytes);
   LegTimes& legs() { return legs_; }
 
  private:
@@ -45,15 +61,26 @@ class HostHierarchy {
   };
   BufferRef on(Communicator& level, const BufferRef& b);
 
+  struct Staging {
+    AlignedBuffer memory;
+    MemoryRegionPtr intra, inter;
+  };
+
   Communicator& intra_;
   Communicator& inter_;
   Algorithm inter_algorithm_;
+  std::vector<int> world_ranks_;
+  std::array<Staging, 2> staging_;
   // A run's send, receive and scratch buffers on both levels; the oldest is dropped
   // first, so a sweep that grows its buffers keeps only the live ones.
   static constexpr size_t kMaxRegistrations = 8;
   std::deque<Registration> registrations_;
   LegTimes legs_;
 };
+
+// The hierarchy a two-level collective runs on; throws kInvalidArgument, naming the fix,
+// when the job opened none.
+HostHierarchy& hierarchy_of(Communicator& world);
 
 // Adds the time since construction to one leg when it goes out of scope.
 class LegTimer {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "algo/collectives.h"
+#include "algo/hier_collectives.h"
 #include "algo/ring_pipeline.h"
 #include "algo/ring_schedule.h"
 #include "core/reduce.h"
@@ -60,7 +61,8 @@ void RingReduceScatter::run(const CollectiveArgs& a) {
 
 namespace {
 
-void run_reduce_scatter(Communicator& comm, const ChunkPolicy& chunks, Algorithm, const CollectiveArgs& args) {
+void run_reduce_scatter(Communicator& comm, const ChunkPolicy& chunks, Algorithm a, const CollectiveArgs& args) {
+  if (a == Algorithm::kHier) return hier_reduce_scatter(comm, chunks, args);
   RingReduceScatter(comm, chunks).run(args);
 }
 
@@ -86,6 +88,7 @@ const CollectiveDescriptor& reduce_scatter_descriptor() {
       .name = "reduce_scatter",
       .trace_names = {"reducescatter", "reduce-scatter"},
       .algorithms = {Algorithm::kRing},
+      .hierarchical = true,
       .reduces = true,
       .per_rank_parts = true,
       .busbw_factor = busbw_each_part,

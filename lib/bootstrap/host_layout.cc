@@ -1,5 +1,6 @@
 #include "bootstrap/host_layout.h"
 
+#include <algorithm>
 #include <map>
 
 #include "core/error.h"
@@ -45,6 +46,31 @@ std::string HostLayout::ranks_on_text() const {
 std::string HostLayout::place_text(int rank) const {
   const std::string& nic = nic_of.at(rank);
   return hosts.at(host_of.at(rank)) + (nic.empty() ? "" : ", nic " + nic);
+}
+
+std::vector<std::string> HostLayout::nics_on_host_of(int rank) const {
+  std::vector<std::string> nics;
+  for (int r = 0; r < ranks(); ++r)
+    if (same_host(r, rank) && !nic_of.at(r).empty() && std::find(nics.begin(), nics.end(), nic_of.at(r)) == nics.end())
+      nics.push_back(nic_of.at(r));
+  return nics;
+}
+
+std::string HostLayout::rails_text() const {
+  bool rails = false;
+  for (int r = 0; r < ranks() && !rails; ++r) rails = nics_on_host_of(r).size() > 1;
+  if (!rails) return "";
+  std::string out;
+  for (int h = 0; h < static_cast<int>(hosts.size()); ++h) {
+    out += (h ? "; " : "") + hosts[h] + ":";
+    bool first = true;
+    for (int r = 0; r < ranks(); ++r)
+      if (host_of.at(r) == h) {
+        out += std::string(first ? " " : ", ") + "rank " + std::to_string(r) + " " + nic_of.at(r);
+        first = false;
+      }
+  }
+  return out;
 }
 
 HostLayout layout_of(const std::vector<RankPlace>& places) {

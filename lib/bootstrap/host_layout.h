@@ -36,6 +36,11 @@ struct HostLayout {
   std::string ranks_on_text() const;
   // "node-c, nic eth0": equal strings share a host and a NIC (what scan judges).
   std::string place_text(int rank) const;
+  // "node-a: rank 0 eth1, rank 1 eth2; node-b: ..." when some host's ranks drive two
+  // NICs or more (rails); "" otherwise.
+  std::string rails_text() const;
+  // The distinct NICs of `rank`'s host, by local rank: its rails.
+  std::vector<std::string> nics_on_host_of(int rank) const;
 };
 
 // Pure, so tested alone: hosts told apart by key; two hosts of one name are shown as
@@ -47,7 +52,8 @@ HostLayout layout_of(const std::vector<RankPlace>& places);
 std::string check_launcher_local_rank(const HostLayout& layout, int rank, const LaunchInfo& info);
 
 // Every rank at once: gathers the places, builds the layout, checks the launcher's claim
-// (kInvalidArgument when it disagrees).
-HostLayout gather_layout(Bootstrap& boot, const LaunchInfo& info, const std::string& nic);
+// (kInvalidArgument when it disagrees). `nic` may be "" when the rank's NIC depends on
+// the layout (its rail, by local rank); the caller then fills nic_of.
+HostLayout gather_layout(Bootstrap& boot, const LaunchInfo& info, const std::string& nic = "");
 
 }  // namespace ccb

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/fd.h"
 #include "core/units.h"
+#include "job/rails.h"
 #include "metrics/host_manifest.h"
 #include "net/socket_util.h"
 #include "transport/tcp/netdev_info.h"
@@ -44,7 +45,7 @@ uint64_t available_memory() {
 
 }  // namespace
 
-void check_transport_here(const TransportChoice& t) {
+static void check_one_rail_here(const TransportChoice& t) {
   if (t.name == "verbs") return verbs::check_device(t.verbs);
   if (t.name == "shm") return;  // nothing to bind: its sockets are abstract, its segments memfds
   TcpOptions tcp = t.tcp;
@@ -55,6 +56,10 @@ void check_transport_here(const TransportChoice& t) {
     tcp.iface = choose_ipoib_interface(t.ipoib, tcp.iface).name;
   }
   tcp::check_tcp_options(tcp);
+}
+
+void check_transport_here(const TransportChoice& t) {
+  for (const TransportChoice& rail : each_rail(t)) check_one_rail_here(rail);
 }
 
 void check_fd_budget(const TransportChoice& t, int world_size) {
@@ -79,12 +84,16 @@ std::vector<int> cpus_near_nic(const std::string& root, const std::string& nic) 
   return cpus;
 }
 
-void check_bind_numa_here(const TransportChoice& t) {
+static void check_bind_numa_on_rail(const TransportChoice& t) {
   const TcpOptions& tcp = t.tcp;
   const std::string nic = t.name == "verbs"     ? t.verbs.device
                           : !tcp.iface.empty() ? tcp.iface
                                                : interface_holding(resolve_host(tcp.address.empty() ? "127.0.0.1" : tcp.address, 0));
   if (!nic.empty()) cpus_near_nic("/", nic);
+}
+
+void check_bind_numa_here(const TransportChoice& t) {
+  for (const TransportChoice& rail : each_rail(t)) check_bind_numa_on_rail(rail);
 }
 
 void bind_near_nic(const std::string& nic) {

@@ -2,6 +2,8 @@
 
 #include "bootstrap/bootstrap_factory.h"
 #include "core/error.h"
+#include "job/address_list.h"
+#include "job/rails.h"
 
 namespace ccb {
 
@@ -22,19 +24,36 @@ void AbortList::abort_all(const std::string& why) {
   for (Transport* t : transports_) t->abort(why);
 }
 
+// Each rank's listen address and NIC, in one all-gather: the NIC is known only once the
+// rank's transport is open on its rail.
+static std::vector<std::string> exchange_addresses(Bootstrap& boot, Transport& transport, HostLayout& layout) {
+  const std::vector<std::string> gathered =
+      boot.allgather(encode_address_list({transport.listen_address(), transport.link().nic}));
+  std::vector<std::string> addresses;
+  for (int r = 0; r < static_cast<int>(gathered.size()); ++r) {
+    std::vector<std::string> pair = decode_address_list(gathered[static_cast<size_t>(r)], 2, r);
+    addresses.push_back(std::move(pair[0]));
+    layout.nic_of.at(static_cast<size_t>(r)) = std::move(pair[1]);
+  }
+  return addresses;
+}
+
 int run_as_rank(const LaunchInfo& info, const JobSettings& s, const std::function<int(RankContext&)>& body) {
   auto boot = make_bootstrap(info, s.timeout, s.fingerprint);  // a rank that cannot join fails alone
   try {
-    TransportPtr transport = make_transport(s.transport, boot->rank(), info.token, boot->local_address_hint());
-    // Destroyed before the transport: the watch never calls into a transport that is gone.
+    // Outlives the transports: each one's entry leaves the list before it goes, so the
+    // watch never calls into a transport that is gone.
     AbortList aborts;
-    AbortList::Entry own(aborts, *transport);
     auto watch = boot->watch_job([&aborts](const std::string& why) { aborts.abort_all(why); });
-    const HostLayout layout = gather_layout(*boot, info, transport->link().nic);
+    HostLayout layout = gather_layout(*boot, info);
     check_transport_spans(s.transport, layout);
-    auto addresses = boot->allgather(transport->listen_address());
-    Communicator comm(*transport, boot->rank(), boot->size(), addresses, WaitPolicy{s.spin, s.timeout});
-    RankContext ctx{*boot, *transport, comm, info, s, aborts, layout};
+    JobSettings mine = s;  // on this rank's rail: every transport it opens uses it
+    mine.transport = on_rail(s.transport, layout.local_rank_of.at(static_cast<size_t>(boot->rank())));
+    TransportPtr transport = make_transport(mine.transport, boot->rank(), info.token, boot->local_address_hint());
+    AbortList::Entry own(aborts, *transport);
+    auto addresses = exchange_addresses(*boot, *transport, layout);
+    Communicator comm(*transport, boot->rank(), boot->size(), addresses, WaitPolicy{mine.spin, mine.timeout});
+    RankContext ctx{*boot, *transport, comm, info, mine, aborts, layout};
     return body(ctx);
   } catch (const std::exception& e) {
     int status = report_error(e);

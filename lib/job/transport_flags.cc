@@ -20,7 +20,7 @@ static CLI::Option* add_named(CLI::App& app, const std::string& flag, Enum& into
 }
 
 static void add_verbs_flags(CLI::App& app, VerbsOptions& v) {
-  app.add_option("--ib-dev", v.device, "RDMA device (default: the first with an active port)")->group("Verbs");
+  app.add_option("--ib-dev", v.device, "RDMA device (default: the first with an active port); a list (mlx5_0,mlx5_1) gives one rail per local rank, shared in turn when there are fewer")->group("Verbs");
   app.add_option("--ib-port", v.port, "Port of the device (default: the first active)")->check(CLI::Range(0, 255))->group("Verbs");
   app.add_option("--gid-index", v.gid_index, "GID index (default: best scored, RoCE v2 + IPv4 first)")->check(CLI::Range(-1, 65535))->group("Verbs");
   app.add_option("--qps", v.qps, "RC queue pairs per connection")->check(CLI::Range(1, 15))->capture_default_str()->group("Verbs");
@@ -44,7 +44,7 @@ static void add_verbs_flags(CLI::App& app, VerbsOptions& v) {
 void add_transport_flags(CLI::App& app, TransportChoice& t) {
   app.add_option("--transport", t.name, "tcp, shm (shared memory: every rank on this host), ipoib (TCP over an IPoIB interface) or verbs")->check(CLI::IsMember(transport_names()))->capture_default_str();
   app.add_option("--tcp-streams", t.tcp.streams, "Sockets per peer connection")->check(CLI::Range(1, 64))->capture_default_str()->group("TCP");
-  app.add_option("--iface", t.tcp.iface, "Bind the data sockets to this interface")->group("TCP");
+  app.add_option("--iface", t.tcp.iface, "Bind the data sockets to this interface; a list (eth1,eth2) gives one rail per local rank, shared in turn when there are fewer")->group("TCP");
   app.add_option("--bind", t.tcp.address, "Bind the data sockets to this address")->group("TCP");
   app.add_flag("--ipv6", t.tcp.ipv6, "Prefer the interface's IPv6 address")->group("TCP");
   app.add_option("--tcp-cc", t.tcp.congestion_control, "TCP congestion control of the data sockets (cubic, bbr...; default: the system's)")->group("TCP");

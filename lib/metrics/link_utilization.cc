@@ -52,10 +52,13 @@ std::optional<CounterRate> combine_counters(const std::vector<CounterReading>& r
   if (ranks.empty()) return std::nullopt;
   CounterRate r;
   std::set<std::string> seen;
-  for (const CounterReading& c : ranks) {
+  for (size_t rank = 0; rank < ranks.size(); ++rank) {
+    const CounterReading& c = ranks[rank];
     if (c.key.empty()) return std::nullopt;
     r.window_s = std::max(r.window_s, c.window_s);
-    if (seen.insert(c.key).second) r.bytes += c.delta_bytes;
+    if (!seen.insert(c.key).second) continue;
+    r.bytes += c.delta_bytes;
+    r.per_counter.emplace_back(static_cast<int>(rank), c.delta_bytes);
   }
   if (r.window_s <= 0) return std::nullopt;
   r.gbytes_per_s = static_cast<double>(r.bytes) / static_cast<double>(ranks.size()) / r.window_s / 1e9;

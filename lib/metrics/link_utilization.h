@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ccb {
@@ -34,6 +35,9 @@ struct CounterRate {
   double gbytes_per_s = 0;  // bytes each rank sent per second, averaged over the ranks
   uint64_t bytes = 0;       // bytes counted on the distinct counters
   double window_s = 0;      // the longest rank's window
+  // Each distinct counter once, as (the lowest rank that read it, its bytes): what each
+  // NIC sent, so rails can be told apart.
+  std::vector<std::pair<int, uint64_t>> per_counter;
 };
 
 // Counters read by several ranks count once; the total is shared out over every rank.

@@ -89,9 +89,13 @@ static ordered job_json(const JobInfo& j) {
 // The figures of one pass; schema 1 had exactly these at the top of a result.
 static ordered pass_json(const SizeResult& r, bool samples) {
   ordered counter = nullptr;
-  if (r.counter)
+  if (r.counter) {
+    ordered per_nic = ordered::array();  // the layout names each rank's host and NIC
+    for (const auto& [rank, bytes] : r.counter->per_counter) per_nic.push_back({{"rank", rank}, {"bytes", bytes}});
     counter = {{"bytes", r.counter->bytes}, {"window_s", r.counter->window_s},
-               {"per_rank_gbps", r.counter->gbytes_per_s}, {"util_pct", optional_number(r.counter_util_pct)}};
+               {"per_rank_gbps", r.counter->gbytes_per_s}, {"util_pct", optional_number(r.counter_util_pct)},
+               {"per_nic", per_nic}};
+  }
   ordered j{{"iters", r.iters}, {"time_us", r.time_us}, {"algbw_gbps", r.algbw_gbps}, {"busbw_gbps", r.busbw_gbps},
             {"latency_us", latency_json(r.latency_us)},
             {"cpu_pct", {{"mean", r.cpu_pct_mean}, {"max", r.cpu_pct_max}, {"per_rank", r.rank_cpu_pct}}},
@@ -104,8 +108,8 @@ static ordered pass_json(const SizeResult& r, bool samples) {
                  {"busbw_worst_gbps", r.soak->busbw_worst_gbps}, {"stopped_by", r.soak->stopped_by},
                  {"first_wrong", r.soak->first_wrong}};
   if (r.legs)
-    j["legs_us"] = {{"intra_reduce_scatter", r.legs->intra_reduce_us}, {"inter", r.legs->inter_us},
-                    {"intra_all_gather", r.legs->intra_gather_us}, {"inter_algo", algorithm_name(r.legs->inter_algorithm)}};
+    j["legs_us"] = {{"intra_before", r.legs->intra_before_us}, {"inter", r.legs->inter_us},
+                    {"intra_after", r.legs->intra_after_us}, {"inter_algo", algorithm_name(r.legs->inter_algorithm)}};
   if (!r.hop_in_us.empty()) {
     j["hop_in_us"] = r.hop_in_us;  // at r: the median transfer of a ring message r-1 -> r
     if (auto h = slowest_hop(r.hop_in_us)) j["slowest_hop"] = {{"from", h->from}, {"to", h->to}, {"us", h->us}, {"ratio", h->ratio}};

@@ -8,7 +8,11 @@
 #include <sys/ioctl.h>
 
 #include <cstring>
+#include <chrono>
 #include <fstream>
+#include <thread>
+
+#include "core/error.h"
 
 namespace ccb {
 
@@ -58,6 +62,28 @@ LinkInfo netdev_link(const std::string& iface) {
   l.tx_counter = dir + "/statistics/tx_bytes";
   ethtool_driver(iface, l);
   return l;
+}
+
+// What /sys says of the interface's state; "" when there is no such interface.
+static std::string operstate(const std::string& iface) {
+  std::ifstream in("/sys/class/net/" + iface + "/operstate");
+  std::string state;
+  in >> state;
+  return state;
+}
+
+void check_interface_up(const std::string& iface) {
+  // A cable plugged in a moment ago reads as down until the kernel's link watch has
+  // run (up to a second): wait that out before calling it down.
+  constexpr int kPolls = 40;
+  std::string state = operstate(iface);
+  for (int i = 0; i < kPolls && (state == "down" || state == "lowerlayerdown"); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    state = operstate(iface);
+  }
+  if (state == "down" || state == "lowerlayerdown" || state == "notpresent")
+    throw_invalid("interface " + iface + " is " + state + " (its cable or switch port, or 'ip link set " + iface +
+                  " down'): bring it up, or name only rails that are up in --iface");
 }
 
 }  // namespace ccb

@@ -13,5 +13,10 @@ std::string interface_holding(const SockAddr& addr);
 // Rate from /sys/class/net/<if>/speed (0 when it reports none, as loopback and veth
 // do), driver and firmware from the ethtool ioctl, and the tx_bytes counter.
 LinkInfo netdev_link(const std::string& iface);
+// Throws kInvalidArgument, naming the interface and the fix, when Linux says it is down
+// (operstate down, lowerlayerdown or notpresent: a pulled cable, a rail switched off).
+// Loopback and virtual devices that report "unknown" pass. A cable that reads as down
+// is given 2 s to come up first (a link just plugged in reads so for up to a second).
+void check_interface_up(const std::string& iface);
 
 }  // namespace ccb

@@ -27,7 +27,11 @@ SockAddr choose_bind_address(const TcpOptions& o, const std::string& advertise) 
   if (!o.iface.empty() && !o.address.empty())
     throw_invalid("--iface " + o.iface + " and --bind " + o.address +
                   " both choose the data address: give one of them");
-  if (!o.iface.empty()) return interface_address(o.iface, o.ipv6);
+  if (!o.iface.empty()) {
+    SockAddr addr = interface_address(o.iface, o.ipv6);
+    check_interface_up(o.iface);
+    return addr;
+  }
   return resolve_host(o.address.empty() ? advertise : o.address, 0);
 }
 
