@@ -120,8 +120,11 @@ TEST_CASE("auto: recursive doubling for small AllReduces, each collective's defa
   CHECK_THROWS_WITH(parse_algorithm("fast"), Catch::Contains("use auto, ring, tree, rd (recursive doubling), hier (within hosts, then across) or direct"));
   CHECK(parse_algorithm("hier") == Algorithm::kHier);
   CHECK(ar.supports(Algorithm::kHier));
-  CHECK_FALSE(ag.supports(Algorithm::kHier));
-  CHECK_FALSE(bc.supports(Algorithm::kHier));
+  CHECK(ag.supports(Algorithm::kHier));
+  CHECK(bc.supports(Algorithm::kHier));
+  CHECK(describe(CollectiveKind::kReduceScatter).supports(Algorithm::kHier));
+  CHECK_FALSE(describe(CollectiveKind::kReduce).supports(Algorithm::kHier));
+  CHECK_FALSE(describe(CollectiveKind::kAllToAll).supports(Algorithm::kHier));
 }
 
 TEST_CASE("count, padding, bus bandwidth and algorithms per collective", "[registry]") {
