@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # --algo hier against the flat AllReduce algorithms (ring, tree, rd) on 2 emulated hosts
-# of 2 ranks, every cable shaped to 2 Gbit/s, over 1 rail and over 2, 8 B to 64 MiB, in
+# of 2 ranks, every cable shaped to 2 Gbit/s, over 1 rail and over 2, 4 KiB to 16 MiB, in
 # alternating rounds (root: it makes namespaces). What `--algo auto` should choose when a
 # job has several ranks on each of several hosts.
 #
@@ -20,7 +20,7 @@ trap '"$cluster" down' EXIT
 for ((round = 1; round <= rounds; round++)); do
   for rails in 1 2; do
     "$cluster" up --hosts 2 --rails "$rails" --rate 2gbit >/dev/null
-    cmd=("$build/tools/ccbench" run --algo ring,tree,rd,hier --ranks-per-host 2 -b 8 -e 64M -f 8 -n 10 -w 2 --spin-us 0
+    cmd=("$build/tools/ccbench" run --algo ring,tree,rd,hier --ranks-per-host 2 -b 4K -e 16M -f 4 -n 10 -w 2 --spin-us 0
          --json "$out/rails$rails-round$round.json")
     echo "$cluster up --hosts 2 --rails $rails --rate 2gbit; $cluster run --ranks-per-host 2 -- ${cmd[*]}" >>"$out/commands.txt"
     "$cluster" run --ranks-per-host 2 -- "${cmd[@]}" >"$out/rails$rails-round$round.txt" 2>&1

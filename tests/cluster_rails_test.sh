@@ -6,8 +6,9 @@
 #    own cable, and the table names the rails;
 #  - the interface counters show each cable carrying its rank's inter-host bytes, within
 #    10% of each other, and the record's per-NIC bytes agree;
-#  - a flat ring, whose pairs cross rails, still runs; hier ReduceScatter, AllGather and
-#    Broadcast are bit-exact;
+#  - a flat ring, whose pairs cross rails, still runs; --algo auto runs hier for a large
+#    message and flat for a small one; hier ReduceScatter, AllGather and Broadcast are
+#    bit-exact; --parallel tp=2,dp=2 runs TP within each host over shm and DP on the rails;
 #  - a rail that is missing or down: one line, exit 2, before any rank starts (or, when
 #    ranks start by themselves, the job ends naming it).
 # Usage: cluster_rails_test.sh CCBENCH CLUSTER. Exit 77 (skip) without root.
@@ -63,6 +64,17 @@ c run --ranks-per-host 2 -- "$ccbench" run --algo ring --sizes 1M -n 3 --spin-us
   grep -q "Out of bounds values : 0 OK" "$work/ring.txt" || { cat "$work/ring.txt"; fail "a flat ring across rails"; }
 echo "a flat ring whose pairs cross rails: ok"
 
+# auto: flat for a small message, hier for a large one, each row saying which ran.
+c run --ranks-per-host 2 -- "$ccbench" run --algo auto --sizes 1K,16M -d int32 -n 3 --spin-us 0 --json "$work/auto.json" \
+  >"$work/auto.txt" 2>&1 && grep -q "Out of bounds values : 0 OK" "$work/auto.txt" || { cat "$work/auto.txt"; fail "--algo auto over 2 rails"; }
+python3 - "$work/auto.json" <<'PY' || { cat "$work/auto.txt"; fail "--algo auto across hosts did not choose hier for 16 MiB alone"; }
+import json, sys
+rows = {r["bytes"]: r for r in json.load(open(sys.argv[1]))["results"]}
+assert rows[1024]["algorithm"] != "hier" and "legs_us" not in rows[1024], rows[1024]
+assert rows[16 << 20]["algorithm"] == "hier" and rows[16 << 20]["legs_us"]["inter"] > 0, rows[16 << 20]
+PY
+echo "--algo auto across hosts: hier for 16 MiB, flat for 1 KiB: ok"
+
 for coll in "reduce_scatter -o avg" "all_gather --in-place" "broadcast --root 3"; do
   # shellcheck disable=SC2086
   c run --ranks-per-host 2 -- "$ccbench" run --algo hier --collective $coll --sizes 1K,1M -d int32 -n 3 --spin-us 0 \
@@ -70,6 +82,20 @@ for coll in "reduce_scatter -o avg" "all_gather --in-place" "broadcast --root 3"
     { cat "$work/coll.txt"; fail "--algo hier --collective $coll over 2 rails"; }
 done
 echo "--algo hier ReduceScatter, AllGather and Broadcast over 2 rails: bit-exact: ok"
+
+# --parallel tp=2,dp=2: each TP group on one host over shm, each DP group across hosts.
+cat >"$work/tiny.json" <<'JSON'
+{"name": "llama-tiny", "hidden": 64, "layers": 4, "ffn": 128, "heads": 4, "vocab": 100, "seq": 16, "micro_batches": 2}
+JSON
+c run --ranks-per-host 2 -- "$ccbench" run --profile "$work/tiny.json" --parallel tp=2,dp=2 --ranks-per-host 2 \
+  --trace-passes 1 --spin-us 0 --json "$work/parallel.json" >"$work/parallel.txt" 2>&1 && grep -q "#wrong 0" "$work/parallel.txt" ||
+  { cat "$work/parallel.txt"; fail "--parallel tp=2,dp=2 on 2 hosts"; }
+grep -qE "^  tp +2 .*  shm, within each host$" "$work/parallel.txt" &&
+  grep -qE "^  dp +2 .*  tcp, across hosts, each rank on its rail$" "$work/parallel.txt" ||
+  { cat "$work/parallel.txt"; fail "--parallel: the step table does not show TP on shm and DP on the rails"; }
+grep -q 'over shm, within each host' "$work/parallel.json" ||
+  { cat "$work/parallel.txt"; fail "--parallel: the record does not say what TP ran on"; }
+echo "--parallel tp=2,dp=2: TP within each host over shm, DP across hosts on the rails: ok"
 
 c exec 0 -- "$ccbench" run --np 2 --sizes 1K -n 2 --iface "${prefix}h0e,${prefix}h0e7" >"$work/missing.txt" 2>&1
 status=$?

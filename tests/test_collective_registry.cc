@@ -116,6 +116,13 @@ TEST_CASE("auto: recursive doubling for small AllReduces, each collective's defa
   CHECK(shipped_algorithm(bc, 4, 8) == Algorithm::kTree);
   CHECK(shipped_algorithm(bc, 4, 64 << 20) == Algorithm::kRing);
   CHECK(ag.supports(Algorithm::kAuto));
+  // With host levels, hier above its threshold for the collectives that run in two
+  // levels; the rest, and smaller calls, as without.
+  CHECK(shipped_algorithm(ar, 4, kShippedHierBytes + 4, true) == Algorithm::kHier);
+  CHECK(shipped_algorithm(ag, 4, kShippedHierBytes + 4, true) == Algorithm::kHier);
+  CHECK(shipped_algorithm(ar, 4, kShippedHierBytes + 4, false) != Algorithm::kHier);
+  CHECK(shipped_algorithm(ar, 4, 8, true) == Algorithm::kRecursiveDoubling);
+  CHECK(shipped_algorithm(describe(CollectiveKind::kReduce), 4, 64 << 20, true) != Algorithm::kHier);
   CHECK(parse_algorithm("auto") == Algorithm::kAuto);
   CHECK_THROWS_WITH(parse_algorithm("fast"), Catch::Contains("use auto, ring, tree, rd (recursive doubling), hier (within hosts, then across) or direct"));
   CHECK(parse_algorithm("hier") == Algorithm::kHier);

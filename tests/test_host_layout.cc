@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "job/address_list.h"
 #include "job/host_levels.h"
+#include "job/rank_groups.h"
 
 using namespace ccb;
 
@@ -34,6 +35,23 @@ TEST_CASE("layout: hosts by key in order of their lowest rank, local ranks by ra
   CHECK(l.same_host(0, 2));
   CHECK_FALSE(l.same_host(0, 1));
   CHECK(l.place_text(3) == "node#2, nic veth1");
+}
+
+// --parallel's positions fill the hosts, so Megatron's TP groups (consecutive positions)
+// sit within a host even when the launcher numbered the ranks round-robin.
+TEST_CASE("layout: host-major order; --parallel's TP groups within a host, its DP groups across", "[layout][parallel]") {
+  const HostLayout l = layout_of(two_hosts_interleaved());
+  CHECK(l.host_major() == std::vector<int>{0, 2, 1, 3});
+  CHECK(parallel_position(l, 2) == 1);
+  CHECK(parallel_position(l, 1) == 2);
+  const ParallelLayout tp2dp2{2, 1, 2};
+  CHECK(groups_within_hosts(tp2dp2, GroupKind::kTensor, l));
+  CHECK_FALSE(groups_within_hosts(tp2dp2, GroupKind::kData, l));
+  const ParallelLayout tp4{4, 1, 1};  // 4 ranks on 2 hosts: a TP group spans them
+  CHECK_FALSE(groups_within_hosts(tp4, GroupKind::kTensor, l));
+  const HostLayout consecutive = layout_of({{"k1", "a", ""}, {"k1", "a", ""}, {"k2", "b", ""}, {"k2", "b", ""}});
+  CHECK(consecutive.host_major() == std::vector<int>{0, 1, 2, 3});
+  CHECK(groups_within_hosts(tp2dp2, GroupKind::kTensor, consecutive));
 }
 
 TEST_CASE("layout: uneven hosts have no ranks per host; one host holds every rank", "[layout]") {

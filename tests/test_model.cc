@@ -77,7 +77,7 @@ TEST_CASE("every cost formula names a collective and an algorithm ccbench runs",
 
 TEST_CASE("the fit recovers a known alpha, beta and gamma within 1%", "[model]") {
   const FitReport fit = fit_results({synthetic("allreduce", 4, kTruth), synthetic("all_gather", 4, kTruth)});
-  const GroupFit* g = fit.find({"tcp", "allreduce", "ring", 4});
+  const GroupFit* g = fit.find({"tcp", "allreduce", "ring", 4, ""});
   REQUIRE(g != nullptr);
   REQUIRE(g->segments.size() == 1);
   const CostParams& p = g->segments[0].params;
@@ -99,7 +99,7 @@ TEST_CASE("the fit of noisy points matches scipy's bounded least squares", "[mod
   const nlohmann::json ref = ccb::test::read_json(std::string(CCB_FIXTURES) + "/fit.json");
   std::vector<FitPoint> points;
   for (const auto& p : ref["points"]) points.push_back({p["ranks"].get<int>(), p["bytes"].get<double>(), p["time_us"].get<double>()});
-  const GroupFit g = fit_group({"tcp", "allreduce", "ring", 4}, points);
+  const GroupFit g = fit_group({"tcp", "allreduce", "ring", 4, ""}, points);
   REQUIRE(g.segments.size() == 1);  // 5% of noise is no reason to break
   CHECK(g.segments[0].params.alpha_us == Approx(ref["alpha_us"].get<double>()).epsilon(1e-6));
   CHECK(g.segments[0].params.beta_us_per_byte == Approx(ref["beta_us_per_byte"].get<double>()).epsilon(1e-6));
@@ -108,13 +108,13 @@ TEST_CASE("the fit of noisy points matches scipy's bounded least squares", "[mod
 TEST_CASE("the fit over several world sizes, and its file", "[model]") {
   const FitReport fit = fit_results({synthetic("allreduce", 2, kTruth), synthetic("allreduce", 4, kTruth),
                                      synthetic("all_gather", 2, kTruth), synthetic("all_gather", 4, kTruth)});
-  const GroupFit* all = fit.find({"tcp", "allreduce", "ring", 0});
+  const GroupFit* all = fit.find({"tcp", "allreduce", "ring", 0, ""});
   REQUIRE(all != nullptr);
   CHECK(all->ranks_measured == std::vector<int>{2, 4});
   CHECK(all->predict_us(8, 16 * kMiB) == Approx(predict_us("allreduce", "ring", 8, 16 * kMiB, kTruth)).epsilon(0.01));
   const FitReport back = fit_from_json(fit_json(fit), "fit.json");
   REQUIRE(back.groups.size() == fit.groups.size());
-  CHECK(back.find({"tcp", "allreduce", "ring", 0})->segments[0].params.alpha_us == Approx(25).epsilon(0.01));
+  CHECK(back.find({"tcp", "allreduce", "ring", 0, ""})->segments[0].params.alpha_us == Approx(25).epsilon(0.01));
   CHECK_THROWS_WITH(fit_from_json("{\"schema\": \"ccbench.result/2\"}", "x.json"), Catch::Contains("is not a fit"));
   CHECK_THROWS_WITH(fit_from_json("[1,", "x.json"), Catch::Contains("not a fit file"));
   std::string hostile = fit_json(fit);
@@ -180,9 +180,49 @@ TEST_CASE("projecting a DDP step: the profile's calls at each scale", "[model]")
   CHECK(rows[1].comm_tree_us != rows[1].comm_ring_us);
 }
 
+// An --algo hier sweep of 2 hosts of 2 ranks whose legs follow known parameters: the
+// fit recovers each leg as the flat collective it is, and a projection takes the
+// within-host leg as its node's measured parameters.
+TEST_CASE("model fit of a hier sweep fits both legs; project takes them as measured", "[model][hier]") {
+  const CostParams within{5, 1e-4, 0}, across{50, 4e-3, 0};
+  judge::ResultFile f;
+  f.path = "hier.json";
+  f.machine = "test x2";
+  f.hosts = 2;
+  f.ranks_per_host = 2;
+  for (double s = 4096; s <= 64 * kMiB; s *= 2) {
+    judge::HierLegs legs{0, predict_us("allreduce", "ring", 2, s / 2, across), 0, "ring", "shm"};
+    legs.intra_before_us = legs.intra_after_us = predict_us("allreduce", "ring", 2, s, within) / 2;
+    judge::Measured m = row("allreduce", 4, s, legs.intra_before_us + legs.inter_us + legs.intra_after_us);
+    m.algorithm = "hier";
+    m.legs = legs;
+    f.results.push_back(m);
+  }
+  const FitReport fit = fit_results({f});
+  const GroupFit* in_host = fit.find({"shm", "allreduce", "ring", 2, kLegWithinHosts});
+  const GroupFit* over_hosts = fit.find({"tcp", "allreduce", "ring", 2, kLegAcrossHosts});
+  REQUIRE(in_host != nullptr);
+  REQUIRE(over_hosts != nullptr);
+  CHECK(in_host->segments.back().params.alpha_us == Approx(5).epsilon(0.01));
+  CHECK(in_host->segments.back().params.bandwidth_gbps() == Approx(10).epsilon(0.01));
+  CHECK(over_hosts->segments.back().params.alpha_us == Approx(50).epsilon(0.01));
+  CHECK(over_hosts->segments.back().params.bandwidth_gbps() == Approx(0.25).epsilon(0.01));
+  CHECK_THAT(fit_table(fit), Catch::Contains("allreduce ring shm 2 ranks (hier within hosts)") &&
+                                 Catch::Contains("allreduce ring tcp 2 ranks (hier across hosts)"));
+  const FitReport again = fit_from_json(fit_json(fit), "fit.json");
+  CHECK(again.find({"shm", "allreduce", "ring", 2, kLegWithinHosts}) != nullptr);
+
+  const Network net = Network::from_fit(again, "");
+  CHECK(net.intra_measured());
+  CHECK_THAT(net.source(), Catch::StartsWith("measured: fit of allreduce ring tcp 2 ranks (hier across hosts)"));
+  CHECK_THAT(net.intra_source(), Catch::StartsWith("measured: fit of allreduce ring shm 2 ranks (hier within hosts)"));
+  CHECK(net.intra_us("allreduce", "ring", 2, kMiB) == Approx(predict_us("allreduce", "ring", 2, kMiB, within)).epsilon(0.01));
+  CHECK_FALSE(net.with_intra(CostParams{2, 1e-6, 0}, "given: flags").intra_measured());
+}
+
 TEST_CASE("a group spanning nodes runs hierarchically, and layouts must fit", "[model]") {
   const CostParams inter{10, 1e-3 / 12.5, 0}, intra{1, 1e-3 / 150, 0};
-  const Network net = Network::given(inter, "test").with_intra(intra);
+  const Network net = Network::given(inter, "test").with_intra(intra, "test");
   const double s = 64 * kMiB;
   const double expect = predict_us("reduce_scatter", "ring", 8, s, intra) + predict_us("allreduce", "ring", 2, s / 8, inter) +
                         predict_us("all_gather", "ring", 8, s, intra);

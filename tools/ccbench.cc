@@ -37,13 +37,14 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
   run.add_option("-d,--dtype", c.dtype, ccb::cli::dtype_names())->capture_default_str();
   run.add_option("-o,--op", c.op, "The reduction: " + ccb::cli::op_names())->capture_default_str();
   run.add_option("--algo", c.algos,
-                 "auto (per size and world size, from the shipped table or --tune; the algo column says which ran), ring, tree, rd "
-                 "(recursive doubling), hier (allreduce in two levels: within each host, then across hosts, each local rank with its peers), "
-                 "or a list of them to compare")
+                 "auto (per size and world size, from the shipped table or --tune, hier among them when the ranks span hosts of "
+                 "several ranks each; the algo column says which ran), ring, tree, rd (recursive doubling), hier (allreduce, "
+                 "reduce_scatter, all_gather and broadcast in two levels: within each host, then across hosts, each local rank "
+                 "with its peers), or a list of them to compare")
       ->capture_default_str();
-  run.add_option("--intra", c.intra, "--algo hier within a host: shm, or same (the --transport of the job)")
+  run.add_option("--intra", c.intra, "--algo hier (or auto's hier) within a host: shm, or same (the --transport of the job)")
       ->check(CLI::IsMember({"shm", "same"}))->capture_default_str();
-  run.add_option("--inter-algo", c.inter_algo, "--algo hier across hosts: auto (by size), ring, tree or rd")
+  run.add_option("--inter-algo", c.inter_algo, "--algo hier (or auto's hier) across hosts: auto (by size), ring, tree or rd")
       ->check(CLI::IsMember({"auto", "ring", "tree", "rd"}))->capture_default_str();
   run.add_option("--ranks-per-host", c.ranks_per_host,
                  "Ranks each host must hold (checked against the hosts the ranks find; it must divide --np); 0: any")

@@ -69,8 +69,8 @@ void ModelCommand::add_options(CLI::App& sub) {
   project_app_->add_option("--ranks", p.ranks, "GPUs to project to: 8,64,512,4096")->delimiter(',')->allow_extra_args(false)->required()->check(CLI::Range(2, 1 << 24));
   project_app_->add_option("--gpus-per-node", p.gpus_per_node, "GPUs per node, joined by --intra-alpha and --intra-bandwidth")
       ->check(CLI::Range(1, 1024))->capture_default_str();
-  project_app_->add_option("--intra-alpha", p.intra_alpha, "The latency within a node")->capture_default_str();
-  project_app_->add_option("--intra-bandwidth", p.intra_bandwidth, "The bandwidth per GPU within a node, bit/s (1200G: NVLink 3's 150 GB/s a direction)")->capture_default_str();
+  project_app_->add_option("--intra-alpha", p.intra_alpha, "The latency within a node (unless given: the --fit's hier within-hosts leg, where it has one)")->capture_default_str();
+  project_app_->add_option("--intra-bandwidth", p.intra_bandwidth, "The bandwidth per GPU within a node, bit/s (1200G: NVLink 3's 150 GB/s a direction; unless given: the --fit's hier leg)")->capture_default_str();
   project_app_->add_option("--profile", p.profile, "The step: MODEL:MODE (ddp, fsdp, tp, zero1...), or MODEL with --parallel (default llama2-7b:ddp)");
   project_app_->add_option("--parallel", p.parallel, "A 3D-parallel layout: tp=8,pp=4 (dp: what each scale leaves)");
   project_app_->add_option("--compute-ms", p.compute_ms, "A step's compute time (default: derived from the model)")->check(finite_in(0, 1e9));
@@ -88,7 +88,10 @@ void ModelCommand::add_options(CLI::App& sub) {
 
 int ModelCommand::run(const CLI::App&) {
   if (fit_app_->parsed()) return run_model_fit(fit_);
-  if (project_app_->parsed()) return run_model_project(project_);
+  if (project_app_->parsed()) {
+    project_.intra_given = project_app_->count("--intra-alpha") + project_app_->count("--intra-bandwidth") > 0;
+    return run_model_project(project_);
+  }
   return run_model_validate(validate_);
 }
 
@@ -121,8 +124,8 @@ std::vector<Prediction> predictions(const std::vector<judge::ResultFile>& files,
     for (const judge::Measured& m : file.results) {
       if (!m.profile.empty() || m.in_place || !m.variant.empty() || m.time_us.empty()) continue;
       if (std::find(fit_ranks.begin(), fit_ranks.end(), m.ranks) != fit_ranks.end()) continue;
-      const model::GroupFit* g = fit.find({m.transport, m.collective, m.algorithm, 0});
-      if (g == nullptr) g = fit.find({m.transport, m.collective, m.algorithm, fit_ranks.front()});
+      const model::GroupFit* g = fit.find({m.transport, m.collective, m.algorithm, 0, ""});
+      if (g == nullptr) g = fit.find({m.transport, m.collective, m.algorithm, fit_ranks.front(), ""});
       if (g == nullptr) continue;
       out.push_back({g->key.describe(), m.ranks, m.bytes, judge::summarize_median(m.time_us).median,
                      g->predict_us(m.ranks, static_cast<double>(m.bytes))});

@@ -34,6 +34,7 @@ class ModelCommand final : public Subcommand {
   };
   struct Project {
     std::string fit, transport, alpha, bandwidth, intra_alpha = "2us", intra_bandwidth = "1200G";
+    bool intra_given = false;  // --intra-alpha or --intra-bandwidth on the command line
     std::vector<int> ranks;
     int gpus_per_node = 1;
     std::string profile, parallel, json;  // profile "": llama2-7b:ddp (--what-if: and bert-large:ddp)

@@ -73,15 +73,20 @@ model::FitReport trusted_fit(const ModelCommand::Project& p) {
 
 model::Network network(const ModelCommand::Project& p) {
   const model::CostParams intra = params(p.intra_alpha, p.intra_bandwidth, "--intra-alpha", "--intra-bandwidth");
+  const std::string intra_words = std::string(p.intra_given ? "given" : "assumed (the defaults)") + ": --intra-alpha " +
+                                  p.intra_alpha + " --intra-bandwidth " + p.intra_bandwidth +
+                                  (p.intra_given ? "" : " (a fit of an --algo hier sweep measures them)");
   if (!p.fit.empty()) {
     if (!p.alpha.empty() || !p.bandwidth.empty()) throw_invalid("give --fit or --alpha with --bandwidth, not both");
     const model::FitReport fit = trusted_fit(p);
-    return model::Network::from_fit(fit, p.transport).with_intra(intra);
+    const model::Network measured = model::Network::from_fit(fit, p.transport);
+    // The flags win over a measurement, as they are the user's own question.
+    return measured.intra_measured() && !p.intra_given ? measured : measured.with_intra(intra, intra_words);
   }
   if (p.alpha.empty() || p.bandwidth.empty())
     throw_invalid("model project needs the network: --fit FIT.json (model fit --out), or --alpha 2us --bandwidth 100G");
   return model::Network::given(params(p.alpha, p.bandwidth, "--alpha", "--bandwidth"),
-                               "given: a " + p.alpha + ", bandwidth " + p.bandwidth + "bit/s").with_intra(intra);
+                               "given: a " + p.alpha + ", bandwidth " + p.bandwidth + "bit/s").with_intra(intra, intra_words);
 }
 
 void print_rows(const std::vector<model::ScaleRow>& rows) {
@@ -179,14 +184,15 @@ int run_model_project(const ModelCommand::Project& p) {
   const model::ComputeTime compute = compute_for(p, in);
   in.compute_ms = compute.ms;
   const std::vector<model::ScaleRow> rows = model::project(net, in);
-  std::printf("# projection of %s%s, %d GPU(s) per node\n# network: %s\n# compute %.1f ms per step, %s\n", profile.c_str(),
-              p.parallel.empty() ? "" : (" --parallel " + p.parallel).c_str(), p.gpus_per_node, net.source().c_str(), compute.ms,
-              compute.how.c_str());
+  std::printf("# projection of %s%s, %d GPU(s) per node\n# across nodes: %s\n", profile.c_str(),
+              p.parallel.empty() ? "" : (" --parallel " + p.parallel).c_str(), p.gpus_per_node, net.source().c_str());
+  if (p.gpus_per_node > 1) std::printf("# within a node: %s\n", net.intra_source().c_str());
+  std::printf("# compute %.1f ms per step, %s\n", compute.ms, compute.how.c_str());
   print_rows(rows);
   std::cout << "# weak scaling: a fixed batch per GPU, each step's time against the first scale's\n" << kLeftOut << std::flush;
   if (out)
     write_output(*out, nlohmann::json{{"schema", "ccbench.projection/1"}, {"profile", profile}, {"parallel", p.parallel},
-                                      {"network", net.source()}, {"compute_ms", compute.ms}, {"compute", compute.how},
+                                      {"network", net.source()}, {"network_within_node", net.intra_source()}, {"compute_ms", compute.ms}, {"compute", compute.how},
                                       {"gpus_per_node", p.gpus_per_node}, {"scales", rows_json(rows)}}
                            .dump(2) + "\n");
   return 0;

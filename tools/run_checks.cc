@@ -231,8 +231,10 @@ static void check_hier(const RunCommand& c, int world) {
     throw_invalid("--ranks-per-host " + std::to_string(c.ranks_per_host) + " does not divide the " + std::to_string(world) +
                   " ranks: give a number of ranks per host that divides --np");
   if (!c.runs_hier()) {
-    if (c.intra != "shm" || c.inter_algo != "auto")
-      throw_invalid("--intra and --inter-algo choose --algo hier's legs: add hier to --algo, or drop them");
+    const bool intra_applies = c.auto_may_run_hier() || !c.parallel.empty();  // --parallel: its groups within a host
+    if ((c.intra != "shm" && !intra_applies) || (c.inter_algo != "auto" && !c.auto_may_run_hier()))
+      throw_invalid("--intra and --inter-algo choose --algo hier's legs (--intra also --parallel's groups within a host): "
+                    "add hier to --algo (or run --algo auto over sizes), or drop them");
     return;
   }
   if (!c.profiles.empty() || !c.trace.empty() || !c.duration.empty() || !c.sweep.empty())

@@ -78,26 +78,6 @@ std::vector<Algorithm> RunCommand::algorithm_list() const {
   return out;
 }
 
-bool RunCommand::runs_hier() const {
-  const std::vector<Algorithm> list = algorithm_list();
-  return std::find(list.begin(), list.end(), Algorithm::kHier) != list.end();
-}
-
-HostLevelsPlan RunCommand::host_levels_plan(const JobSettings& settings, uint64_t job_token) const {
-  HostLevelsPlan plan{settings.transport, settings.transport, parse_algorithm(inter_algo), job_token,
-                      WaitPolicy{settings.spin, settings.timeout}};
-  if (intra == "shm") plan.intra.name = "shm";
-  return plan;
-}
-
-// --ranks-per-host is what the user expects of the hosts; the store found what they are.
-static void check_ranks_per_host(const RunCommand& cmd, const HostLayout& layout) {
-  if (cmd.ranks_per_host == 0 || layout.ranks_per_host() == cmd.ranks_per_host) return;
-  throw_invalid("--ranks-per-host " + std::to_string(cmd.ranks_per_host) + " but the ranks found " +
-                std::to_string(layout.hosts.size()) + " host(s) holding " + layout.ranks_on_text() +
-                ": start that many ranks on each host (cluster run --ranks-per-host), or drop the flag");
-}
-
 std::vector<int> RunCommand::peer_map_list() const {
   std::vector<int> out;
   std::stringstream in(peer_map);
@@ -374,9 +354,7 @@ int run_rank(const RunCommand& cmd, const LaunchInfo& info) {
       for (const std::string& w : ipoib_warnings(ipoib, chosen, cmd.transport.tcp.socket_buffer))
         print_line_to_stderr("warning: " + w);
     }
-    check_ranks_per_host(cmd, rank.layout);
-    std::unique_ptr<HostLevels> levels;
-    if (cmd.runs_hier()) levels = std::make_unique<HostLevels>(boot, rank.layout, cmd.host_levels_plan(rank.settings, rank.info.token), &rank.aborts);
+    std::unique_ptr<HostLevels> levels = open_host_levels(cmd, rank);
     HierarchyAttached attached(comm, levels.get());
     const PassOrder order = agree_order(cmd, boot);
     JobInfo job = job_info(cmd, boot, rank.transport, rank.layout);

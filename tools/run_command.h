@@ -63,6 +63,12 @@ struct RunCommand {
   std::vector<uint64_t> size_list() const;
   std::vector<Algorithm> algorithm_list() const;
   bool runs_hier() const;  // --algo names hier
+  // --algo auto in a sweep of sizes, of a collective that runs in two levels: it may
+  // choose hier (algo/algorithm_choice.h), so --intra and --inter-algo apply.
+  bool auto_may_run_hier() const;
+  // ... and these hosts have levels to run it on: several, of the same number of ranks,
+  // more than one each.
+  bool auto_runs_hier(const HostLayout& layout) const;
   // --algo hier's levels: --intra's transport within a host, this job's across hosts.
   HostLevelsPlan host_levels_plan(const JobSettings& settings, uint64_t job_token) const;
   RunOptions run_options(Algorithm a) const;

@@ -1,14 +1,53 @@
 #include "run_hier.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <utility>
 
 #include "algo/collectives.h"
+#include "core/error.h"
+#include "run_command.h"
 
 #include "core/units.h"
 
 namespace ccb::cli {
+
+bool RunCommand::runs_hier() const {
+  const std::vector<Algorithm> list = algorithm_list();
+  return std::find(list.begin(), list.end(), Algorithm::kHier) != list.end();
+}
+
+bool RunCommand::auto_may_run_hier() const {
+  return algorithm_list() == std::vector<Algorithm>{Algorithm::kAuto} && describe(find_collective(collective).kind).hierarchical &&
+         profiles.empty() && trace.empty() && duration.empty() && sweep.empty() && parallel.empty();
+}
+
+bool RunCommand::auto_runs_hier(const HostLayout& layout) const {
+  return auto_may_run_hier() && layout.hosts.size() > 1 && layout.ranks_per_host() > 1;
+}
+
+HostLevelsPlan RunCommand::host_levels_plan(const JobSettings& settings, uint64_t job_token) const {
+  HostLevelsPlan plan{settings.transport, settings.transport, parse_algorithm(inter_algo), job_token,
+                      WaitPolicy{settings.spin, settings.timeout}};
+  if (intra == "shm") plan.intra.name = "shm";
+  return plan;
+}
+
+// --ranks-per-host is what the user expects of the hosts; the store found what they are.
+static void check_ranks_per_host(const RunCommand& cmd, const HostLayout& layout) {
+  if (cmd.ranks_per_host == 0 || layout.ranks_per_host() == cmd.ranks_per_host) return;
+  throw_invalid("--ranks-per-host " + std::to_string(cmd.ranks_per_host) + " but the ranks found " +
+                std::to_string(layout.hosts.size()) + " host(s) holding " + layout.ranks_on_text() +
+                ": start that many ranks on each host (cluster run --ranks-per-host), or drop the flag");
+}
+
+std::unique_ptr<HostLevels> open_host_levels(const RunCommand& cmd, RankContext& rank) {
+  check_ranks_per_host(cmd, rank.layout);
+  if (!cmd.runs_hier() && !cmd.auto_runs_hier(rank.layout)) return nullptr;
+  return std::make_unique<HostLevels>(rank.boot, rank.layout, cmd.host_levels_plan(rank.settings, rank.info.token),
+                                      &rank.aborts);
+}
 
 std::string nic_bytes_text(const CounterRate& c, const HostLayout& layout) {
   std::string out;

@@ -43,16 +43,25 @@ static std::string ms(double us) {
   return b;
 }
 
-static void print_result(const ParallelPlan& plan, const std::string& algo, int passes, const ParallelStepResult& r) {
+// What each kind of group ran on: the same for every group of a kind (rank_groups.h).
+static std::string over_of(const std::vector<std::unique_ptr<RankGroup>>& groups, GroupKind kind) {
+  for (const auto& g : groups)
+    if (g->kind() == kind) return g->over();
+  return "";
+}
+
+static void print_result(const ParallelPlan& plan, const std::vector<std::unique_ptr<RankGroup>>& groups,
+                         const std::string& algo, int passes, const ParallelStepResult& r) {
   std::ostringstream out;
   out << "# parallel " << plan.model.name << " " << plan.layout.describe() << " (" << plan.layout.world()
       << " ranks), algo=" << algo << ", " << passes << " timed passes after a checked one; times are per step, p50\n"
-      << "# group  size  groups  calls/step  bytes/step  alone_ms  together_ms  slowdown\n";
+      << "# group  size  groups  calls/step  bytes/step  alone_ms  together_ms  slowdown  over\n";
   for (const GroupTiming& g : r.groups) {
-    char line[200];
-    std::snprintf(line, sizeof line, "  %-5s %5d %7lld %11zu %11s %9s %12s %8.2fx\n", std::string(group_kind_name(g.kind)).c_str(),
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-5s %5d %7lld %11zu %11s %9s %12s %8.2fx  %s\n", std::string(group_kind_name(g.kind)).c_str(),
                   g.size, plan.layout.world() / g.size, g.calls, short_bytes(g.bytes).c_str(), ms(g.alone_us.p50).c_str(),
-                  ms(g.together_us.p50).c_str(), g.alone_us.p50 > 0 ? g.together_us.p50 / g.alone_us.p50 : 0.0);
+                  ms(g.together_us.p50).c_str(), g.alone_us.p50 > 0 ? g.together_us.p50 / g.alone_us.p50 : 0.0,
+                  over_of(groups, g.kind).c_str());
     out << line;
   }
   const double together = r.together_step_us.p50;
@@ -62,12 +71,13 @@ static void print_result(const ParallelPlan& plan, const std::string& algo, int 
 }
 
 static void record_result(ResultRecord& record, const ParallelPlan& plan, const std::vector<GroupStep>& steps,
-                          const std::string& algo, const ParallelStepResult& r) {
+                          const std::vector<std::unique_ptr<RankGroup>>& groups, const std::string& algo,
+                          const ParallelStepResult& r) {
   const std::string layout = plan.layout.describe();
   uint64_t calls = 0, bytes = 0;
   for (const GroupTiming& g : r.groups) {
     const std::string name = plan.model.name + ":" + std::string(group_kind_name(g.kind));
-    std::string summary = layout + ", " + std::to_string(g.size) + " ranks a group";
+    std::string summary = layout + ", " + std::to_string(g.size) + " ranks a group, over " + over_of(groups, g.kind);
     for (const GroupStep& s : steps)
       if (s.kind == g.kind) summary += ": " + s.profile.summary + " (rank 0's stage)";
     record.add(StepSummary{"parallel_alone", name, summary, algo, g.alone_us.p50, g.calls, g.bytes, g.alone_us});
@@ -84,8 +94,10 @@ static void record_result(ResultRecord& record, const ParallelPlan& plan, const 
 
 uint64_t run_parallel(const RunCommand& cmd, RankContext& rank, ResultRecord* record) {
   const ParallelPlan plan = parallel_plan(cmd, rank.boot.size());
-  const std::vector<GroupStep> steps = derive_group_steps(plan.model, plan.layout, rank.boot.rank());
-  std::vector<std::unique_ptr<RankGroup>> groups = open_rank_groups(rank, plan.layout);
+  const std::vector<GroupStep> steps = derive_group_steps(plan.model, plan.layout, parallel_position(rank.layout, rank.boot.rank()));
+  TransportChoice shm = rank.settings.transport;
+  shm.name = "shm";
+  std::vector<std::unique_ptr<RankGroup>> groups = open_rank_groups(rank, plan.layout, cmd.intra == "shm" ? &shm : nullptr);
   uint64_t wrong = 0;
   for (Algorithm a : cmd.algorithm_list()) {
     const std::string algo(algorithm_name(a));
@@ -97,8 +109,8 @@ uint64_t run_parallel(const RunCommand& cmd, RankContext& rank, ResultRecord* re
       ParallelStepResult r = run_parallel_step(rank.boot, lanes, cmd.run_options(a), cmd.trace_passes);
       wrong += r.wrong;
       if (!record) continue;
-      print_result(plan, algo, cmd.trace_passes, r);
-      record_result(*record, plan, steps, algo, r);
+      print_result(plan, groups, algo, cmd.trace_passes, r);
+      record_result(*record, plan, steps, groups, algo, r);
     }
   }
   return wrong;  // every rank has the job's count

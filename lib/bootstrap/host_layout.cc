@@ -29,6 +29,14 @@ RankPlace decode_place(const std::string& text) {
   return RankPlace{text.substr(0, a), text.substr(a + 1, b - a - 1), text.substr(b + 1)};
 }
 
+std::vector<int> HostLayout::host_major() const {
+  std::vector<int> order;
+  for (size_t h = 0; h < hosts.size(); ++h)
+    for (int r = 0; r < ranks(); ++r)  // by rank is by local rank
+      if (host_of.at(static_cast<size_t>(r)) == static_cast<int>(h)) order.push_back(r);
+  return order;
+}
+
 int HostLayout::ranks_per_host() const {
   if (ranks_on.empty()) return 0;
   for (int n : ranks_on)

@@ -41,6 +41,10 @@ struct HostLayout {
   std::string rails_text() const;
   // The distinct NICs of `rank`'s host, by local rank: its rails.
   std::vector<std::string> nics_on_host_of(int rank) const;
+  // Every rank, host by host and each host's by local rank: the order in which a job's
+  // positions (Megatron's ranks, the hierarchy's grid) fill the hosts, whatever numbers
+  // the launcher gave. 0, 1, ... when ranks are numbered host by host.
+  std::vector<int> host_major() const;
 };
 
 // Pure, so tested alone: hosts told apart by key; two hosts of one name are shown as

@@ -32,17 +32,6 @@ std::vector<int> rail_members(const HostLayout& layout, int rank) {
   return members;
 }
 
-// World rank by (host, local rank), host-major: what a collective whose parts are in
-// world order (reduce-scatter, all-gather) needs to place them.
-static std::vector<int> rank_grid(const HostLayout& layout) {
-  const size_t per_host = static_cast<size_t>(layout.ranks_per_host());
-  std::vector<int> grid(layout.hosts.size() * per_host, -1);
-  for (int r = 0; r < layout.ranks(); ++r)
-    grid.at(static_cast<size_t>(layout.host_of.at(static_cast<size_t>(r))) * per_host +
-            static_cast<size_t>(layout.local_rank_of.at(static_cast<size_t>(r)))) = r;
-  return grid;
-}
-
 struct HostLevels::Level {
   std::vector<int> members;
   int index = 0;  // this rank's place among them
@@ -93,7 +82,7 @@ HostLevels::HostLevels(Bootstrap& boot, const HostLayout& layout, const HostLeve
   }
   intra_ = std::move(levels[0]);
   inter_ = std::move(levels[1]);
-  hierarchy_ = std::make_unique<HostHierarchy>(*intra_->comm, *inter_->comm, plan.inter_algorithm, rank_grid(layout));
+  hierarchy_ = std::make_unique<HostHierarchy>(*intra_->comm, *inter_->comm, plan.inter_algorithm, layout.host_major());
 }
 
 HostLevels::~HostLevels() = default;

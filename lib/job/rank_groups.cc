@@ -30,19 +30,47 @@ static uint64_t group_token(uint64_t job_token, GroupKind kind, int first_member
          (static_cast<uint64_t>(first_member) << 40);
 }
 
-std::vector<std::unique_ptr<RankGroup>> open_rank_groups(RankContext& rank, const ParallelLayout& layout) {
+int parallel_position(const HostLayout& hosts, int rank) {
+  const std::vector<int> order = hosts.host_major();
+  return static_cast<int>(std::find(order.begin(), order.end(), rank) - order.begin());
+}
+
+bool groups_within_hosts(const ParallelLayout& layout, GroupKind k, const HostLayout& hosts) {
+  const std::vector<int> order = hosts.host_major();
+  for (int p = 0; p < static_cast<int>(order.size()); ++p)
+    for (int m : group_members(layout, k, p))
+      if (!hosts.same_host(order.at(static_cast<size_t>(m)), order.at(static_cast<size_t>(p)))) return false;
+  return true;
+}
+
+// `rank`'s group of kind `k` as world ranks, in the order of their positions.
+static std::vector<int> world_members(const ParallelLayout& layout, GroupKind k, const HostLayout& hosts, int rank) {
+  const std::vector<int> order = hosts.host_major();
+  std::vector<int> members;
+  for (int p : group_members(layout, k, parallel_position(hosts, rank))) members.push_back(order.at(static_cast<size_t>(p)));
+  return members;
+}
+
+std::vector<std::unique_ptr<RankGroup>> open_rank_groups(RankContext& rank, const ParallelLayout& layout,
+                                                         const TransportChoice* within_host) {
   const int me = rank.boot.rank();
+  const bool spans_hosts = rank.layout.hosts.size() > 1;
   std::vector<std::unique_ptr<RankGroup>> groups;
   std::vector<std::string> mine(kGroupKinds.size());
   for (size_t k = 0; k < kGroupKinds.size(); ++k) {
     const GroupKind kind = kGroupKinds[k];
     if (layout.size(kind) == 1) continue;
-    std::vector<int> members = group_members(layout, kind, me);
+    std::vector<int> members = world_members(layout, kind, rank.layout, me);
     const int local = static_cast<int>(std::find(members.begin(), members.end(), me) - members.begin());
-    TransportPtr t = make_transport(rank.settings.transport, local, group_token(rank.info.token, kind, members.front()),
-                                    rank.boot.local_address_hint());
+    const bool on_host = spans_hosts && within_host && groups_within_hosts(layout, kind, rank.layout);
+    const TransportChoice& choice = on_host ? *within_host : rank.settings.transport;
+    TransportPtr t = make_transport(choice, local, group_token(rank.info.token, kind, members.front()), rank.boot.local_address_hint());
     mine[k] = t->listen_address();
     groups.push_back(std::make_unique<RankGroup>(kind, std::move(members), std::move(t), rank.aborts));
+    const bool rails = !rank.layout.rails_text().empty();
+    groups.back()->set_over(choice.name + (on_host       ? ", within each host"
+                                           : spans_hosts ? (rails ? ", across hosts, each rank on its rail" : ", across hosts")
+                                                         : ""));
   }
   std::vector<std::vector<std::string>> everyone;
   const std::vector<std::string> gathered = rank.boot.allgather(encode_address_list(mine));

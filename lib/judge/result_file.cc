@@ -50,6 +50,20 @@ void check_top_level(const json& r, const Measured& m, ResultFile& f) {
   f.warnings.push_back(f.path + ": " + m.key + ": " + line + "; the passes are judged (was the file edited?)");
 }
 
+std::optional<HierLegs> legs_of(const json& r) {
+  if (!r.contains("legs_us")) return std::nullopt;
+  const json& l = r.at("legs_us");
+  return HierLegs{l.at("intra_before").get<double>(), l.at("inter").get<double>(), l.at("intra_after").get<double>(),
+                  l.value("inter_algo", ""), l.value("intra_transport", "")};
+}
+
+void read_layout(const json& job, ResultFile& f) {
+  if (!job.contains("layout")) return;  // before schema 2 kept it
+  const json& l = job.at("layout");
+  f.hosts = static_cast<int>(l.at("hosts").size());
+  f.ranks_per_host = l.at("ranks_per_host").is_null() ? 0 : l.at("ranks_per_host").get<int>();
+}
+
 void read_ccbench(const json& root, ResultFile& f) {
   const json& job = root.at("job");
   f.raw_job = job.dump();
@@ -64,6 +78,7 @@ void read_ccbench(const json& root, ResultFile& f) {
   const int ranks = job.at("ranks").get<int>();
   f.transport = transport;
   f.ranks = ranks;
+  read_layout(job, f);
   for (const json& r : root.at("results")) {
     Measured m;
     m.collective = r.at("collective").get<std::string>();
@@ -89,6 +104,7 @@ void read_ccbench(const json& root, ResultFile& f) {
     } else
       add_pass(m, r);  // schema 1: one pass, at the top
     m.count_per_step = r.value("count_per_step", uint64_t{0});
+    m.legs = legs_of(r);
     m.key = key_of(m);
     f.results.push_back(std::move(m));
   }

@@ -10,6 +10,13 @@
 
 namespace ccb::judge {
 
+// Where an --algo hier call's time went (the record's legs_us): rank 0's mean per call.
+struct HierLegs {
+  double intra_before_us = 0, inter_us = 0, intra_after_us = 0;
+  std::string inter_algorithm;  // what ran across hosts: "ring"
+  std::string intra_transport;  // what the legs within a host ran on: "shm" ("" in older records)
+};
+
 // One measurement: what was measured (its key) and its figures, per pass.
 struct Measured {
   std::string key;  // "allreduce ring tcp float sum 4 ranks 1048576 B", profile entries prefixed
@@ -25,6 +32,7 @@ struct Measured {
   std::optional<double> line_rate_gbps, link_util_pct;  // the median pass's
   uint64_t wrong = 0;
   uint64_t count_per_step = 0;  // a profile entry: its calls per training step
+  std::optional<HierLegs> legs;  // an --algo hier row's
 };
 
 // A step a run summed (a profile's or a trace's communication per training step).
@@ -51,6 +59,7 @@ struct ResultFile {
   std::string transport;  // "tcp", "verbs" ("" when the file mixes or does not say)
   std::vector<std::string> warnings;  // figures that disagree within the file (judging reads the passes)
   int ranks = 0;
+  int hosts = 0, ranks_per_host = 0;  // job.layout's; 0 where the record keeps none, or hosts differ
 };
 
 // Result files are regular files of at most this size.

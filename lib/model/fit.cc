@@ -134,7 +134,8 @@ void check_one_machine(const std::vector<judge::ResultFile>& files) {
 }  // namespace
 
 std::string FitKey::describe() const {
-  return collective + " " + algorithm + " " + transport + " " + (ranks > 0 ? std::to_string(ranks) + " ranks" : "all ranks");
+  return collective + " " + algorithm + " " + transport + " " + (ranks > 0 ? std::to_string(ranks) + " ranks" : "all ranks") +
+         (leg.empty() ? "" : " (" + leg + ")");
 }
 
 const FitSegment& GroupFit::segment_at(double message) const {
@@ -159,8 +160,8 @@ double GroupFit::predict_us(int ranks, double bytes) const {
 
 const GroupFit* FitReport::find(const FitKey& key) const {
   for (const GroupFit& g : groups)
-    if (std::tie(g.key.transport, g.key.collective, g.key.algorithm, g.key.ranks) ==
-        std::tie(key.transport, key.collective, key.algorithm, key.ranks))
+    if (std::tie(g.key.transport, g.key.collective, g.key.algorithm, g.key.ranks, g.key.leg) ==
+        std::tie(key.transport, key.collective, key.algorithm, key.ranks, key.leg))
       return &g;
   return nullptr;
 }
@@ -185,37 +186,58 @@ GroupFit fit_group(const FitKey& key, std::vector<FitPoint> points) {
   return g;
 }
 
+using LegPoints = std::map<std::tuple<std::string, std::string, int, std::string>, std::vector<FitPoint>>;
+
+// An --algo hier AllReduce row's two legs, as the flat collectives they are (fit.h).
+static void add_legs(const judge::ResultFile& file, const judge::Measured& m, LegPoints& legs) {
+  if (!m.legs || m.collective != "allreduce" || m.in_place || file.ranks_per_host < 1) return;
+  const int per_host = file.ranks_per_host, hosts = file.hosts;
+  const judge::HierLegs& l = *m.legs;
+  const double bytes = static_cast<double>(m.bytes);
+  const double within = l.intra_before_us + l.intra_after_us;
+  if (per_host > 1 && within > 0)
+    legs[{l.intra_transport.empty() ? "shm" : l.intra_transport, "ring", per_host, kLegWithinHosts}].push_back({per_host, bytes, within});
+  if (hosts > 1 && l.inter_us > 0 && find_formula("allreduce", l.inter_algorithm) != nullptr)
+    legs[{m.transport, l.inter_algorithm, hosts, kLegAcrossHosts}].push_back({hosts, bytes / per_host, l.inter_us});
+}
+
 FitReport fit_results(const std::vector<judge::ResultFile>& files, const std::vector<int>& ranks_filter) {
   if (files.empty()) throw_invalid("model fit: give result files (ccbench run --json)");
   check_one_machine(files);
   FitReport report{files.front().machine, files.front().host, {}, {}};
   std::map<std::tuple<std::string, std::string, std::string, int>, std::vector<FitPoint>> by_group;
+  LegPoints legs;
   for (const judge::ResultFile& file : files) {
     report.files.push_back(file.path);
     for (const judge::Measured& m : file.results) {
       if (!m.profile.empty() || m.in_place || !m.variant.empty() || m.time_us.empty()) continue;
-      if (find_formula(m.collective, m.algorithm) == nullptr) continue;
       if (!ranks_filter.empty() && std::find(ranks_filter.begin(), ranks_filter.end(), m.ranks) == ranks_filter.end()) continue;
+      add_legs(file, m, legs);
+      if (find_formula(m.collective, m.algorithm) == nullptr) continue;
       const double t = judge::summarize_median(m.time_us).median;
       if (t <= 0) continue;
       by_group[{m.transport, m.collective, m.algorithm, m.ranks}].push_back({m.ranks, static_cast<double>(m.bytes), t});
     }
   }
-  if (by_group.empty())
+  if (by_group.empty() && legs.empty())
     throw_invalid("model fit: no sweep in the files has a cost model (sweeps of allreduce, reduce_scatter, all_gather, "
                   "broadcast, reduce, all_to_all, gather, scatter, send_recv)");
   std::map<std::tuple<std::string, std::string, std::string>, std::vector<FitPoint>> across;
   std::map<std::tuple<std::string, std::string, std::string>, std::set<int>> world_sizes;
   for (const auto& [k, pts] : by_group) {
     const auto& [transport, collective, algorithm, ranks] = k;
-    report.groups.push_back(fit_group({transport, collective, algorithm, ranks}, pts));
+    report.groups.push_back(fit_group({transport, collective, algorithm, ranks, ""}, pts));
     auto& all = across[{transport, collective, algorithm}];
     all.insert(all.end(), pts.begin(), pts.end());
     world_sizes[{transport, collective, algorithm}].insert(ranks);
   }
   for (const auto& [k, pts] : across)
     if (world_sizes[k].size() > 1)
-      report.groups.push_back(fit_group({std::get<0>(k), std::get<1>(k), std::get<2>(k), 0}, pts));
+      report.groups.push_back(fit_group({std::get<0>(k), std::get<1>(k), std::get<2>(k), 0, ""}, pts));
+  for (const auto& [k, pts] : legs) {
+    const auto& [transport, algorithm, ranks, leg] = k;
+    report.groups.push_back(fit_group({transport, "allreduce", algorithm, ranks, leg}, pts));
+  }
   split_gamma(report.groups);
   return report;
 }

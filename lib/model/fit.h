@@ -26,10 +26,18 @@
 
 namespace ccb::model {
 
+// An --algo hier AllReduce sweep is also fitted leg by leg, each leg as the flat
+// collective it is: within a host, the ring reduce-scatter and all-gather (a ring
+// AllReduce of the whole buffer over the host's ranks, on --intra's transport); across
+// hosts, each local rank's AllReduce of its 1/K share over the hosts by --inter-algo.
+inline constexpr const char* kLegWithinHosts = "hier within hosts";
+inline constexpr const char* kLegAcrossHosts = "hier across hosts";
+
 struct FitKey {
   std::string transport, collective, algorithm;
   int ranks = 0;  // 0: every world size measured, fitted together
-  std::string describe() const;  // "allreduce ring tcp 4 ranks"
+  std::string leg;  // "" for a flat sweep; kLegWithinHosts or kLegAcrossHosts
+  std::string describe() const;  // "allreduce ring tcp 4 ranks", "allreduce ring shm 2 ranks (hier within hosts)"
 };
 
 struct FitPoint {
@@ -70,6 +78,7 @@ struct FitReport {
 // transport sweep's variants left out). `ranks_filter` (empty: all) keeps only those
 // world sizes. Throws kInvalidArgument naming the problem and the fix: results of
 // mixed machines, a group with fewer than 3 sizes, nothing with a cost formula.
+// A hier sweep's legs are groups of their own (FitKey::leg), fitted per world size.
 FitReport fit_results(const std::vector<judge::ResultFile>& files, const std::vector<int>& ranks_filter = {});
 // One group's points, gamma folded into beta (fit_results splits it).
 GroupFit fit_group(const FitKey& key, std::vector<FitPoint> points);

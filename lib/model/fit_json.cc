@@ -53,15 +53,19 @@ json group_json(const GroupFit& g) {
   json points = json::array(), segments = json::array();
   for (const FitPoint& p : g.points) points.push_back({{"ranks", p.ranks}, {"bytes", p.bytes}, {"time_us", p.time_us}});
   for (const FitSegment& s : g.segments) segments.push_back(segment_json(s));
-  return {{"transport", g.key.transport}, {"collective", g.key.collective}, {"algorithm", g.key.algorithm},
-          {"ranks", g.key.ranks},         {"ranks_measured", g.ranks_measured}, {"formula", g.formula},
-          {"gamma", g.gamma_source},      {"segments", segments},           {"points", points}};
+  json j = {{"transport", g.key.transport}, {"collective", g.key.collective}, {"algorithm", g.key.algorithm},
+            {"ranks", g.key.ranks},         {"ranks_measured", g.ranks_measured}, {"formula", g.formula},
+            {"gamma", g.gamma_source},      {"segments", segments},           {"points", points}};
+  if (!g.key.leg.empty()) j["leg"] = g.key.leg;
+  return j;
 }
 
 GroupFit group_from(const json& j) {
   GroupFit g;
   g.key = {j.at("transport").get<std::string>(), j.at("collective").get<std::string>(),
-           j.at("algorithm").get<std::string>(), j.at("ranks").get<int>()};
+           j.at("algorithm").get<std::string>(), j.at("ranks").get<int>(), j.value("leg", "")};
+  if (!g.key.leg.empty() && g.key.leg != kLegWithinHosts && g.key.leg != kLegAcrossHosts)
+    throw_invalid("unknown leg '" + g.key.leg + "' (" + kLegWithinHosts + " or " + kLegAcrossHosts + ")");
   if (find_formula(g.key.collective, g.key.algorithm) == nullptr) throw_invalid("no cost model for " + g.key.describe());
   g.formula = j.value("formula", "");
   g.gamma_source = j.value("gamma", "");

@@ -9,15 +9,44 @@
 namespace ccb::model {
 namespace {
 
+// The fit over every world size, else the widest: of a flat sweep, or of one of a hier
+// sweep's legs (`leg`).
 const GroupFit* best_group(const FitReport& fit, const std::string& transport, const std::string& collective,
-                           const std::string& algorithm) {
-  if (const GroupFit* all = fit.find({transport, collective, algorithm, 0})) return all;
+                           const std::string& algorithm, const std::string& leg = "") {
+  if (const GroupFit* all = fit.find({transport, collective, algorithm, 0, leg})) return all;
   const GroupFit* widest = nullptr;
   for (const GroupFit& g : fit.groups)
-    if (g.key.transport == transport && g.key.collective == collective && g.key.algorithm == algorithm &&
+    if (g.key.transport == transport && g.key.collective == collective && g.key.algorithm == algorithm && g.key.leg == leg &&
         (widest == nullptr || g.key.ranks > widest->key.ranks))
       widest = &g;
   return widest;
+}
+
+// The within-host leg of a hier sweep: what a node's ranks measured among themselves.
+const GroupFit* within_host_leg(const FitReport& fit) {
+  const GroupFit* widest = nullptr;
+  for (const GroupFit& g : fit.groups)
+    if (g.key.leg == kLegWithinHosts && (widest == nullptr || g.key.ranks > widest->key.ranks)) widest = &g;
+  return widest;
+}
+
+std::string ranks_text(const GroupFit& g) {
+  std::string ranks;
+  for (int r : g.ranks_measured) {
+    if (!ranks.empty()) ranks += ',';
+    ranks += std::to_string(r);
+  }
+  return ranks;
+}
+
+// "fit of allreduce ring tcp 4 ranks (ranks 4) on host (cpu): from 64 KiB a step, a 3.1 us, ..."
+std::string fit_source(const FitReport& fit, const GroupFit& g) {
+  char buf[512];
+  const FitSegment& s = g.segments.back();
+  std::snprintf(buf, sizeof buf, "fit of %s (ranks %s) on %s (%s): from %s a step, a %.1f us, %.3f GB/s, R2 %.4f",
+                g.key.describe().c_str(), ranks_text(g).c_str(), fit.host.c_str(), fit.machine.c_str(),
+                format_bytes(static_cast<uint64_t>(s.from_message)).c_str(), s.params.alpha_us, s.params.bandwidth_gbps(), s.r2);
+  return buf;
 }
 
 struct Placement {
@@ -31,12 +60,14 @@ Placement place(int group, int stride, int gpus_per_node) {
 }  // namespace
 
 Network Network::from_fit(const FitReport& fit, const std::string& transport) {
-  std::vector<std::string> transports;
+  std::vector<std::string> transports;  // of what ran across hosts, or flat
   for (const GroupFit& g : fit.groups)
-    if (std::find(transports.begin(), transports.end(), g.key.transport) == transports.end()) transports.push_back(g.key.transport);
+    if (g.key.leg != kLegWithinHosts && std::find(transports.begin(), transports.end(), g.key.transport) == transports.end())
+      transports.push_back(g.key.transport);
   std::string chosen = transport;
   if (chosen.empty() && transports.size() == 1) chosen = transports.front();
   const GroupFit* ring = chosen.empty() ? nullptr : best_group(fit, chosen, "allreduce", "ring");
+  if (ring == nullptr && !chosen.empty()) ring = best_group(fit, chosen, "allreduce", "ring", kLegAcrossHosts);
   if (ring == nullptr) {
     std::string names;
     for (const std::string& t : transports) {
@@ -54,18 +85,12 @@ Network Network::from_fit(const FitReport& fit, const std::string& transport) {
   n.fit_ = fit;
   n.transport_ = chosen;
   n.inter_ = ring->segments.back().params;
-  char buf[512];
-  const FitSegment& s = ring->segments.back();
-  std::string ranks;
-  for (int r : ring->ranks_measured) {
-    if (!ranks.empty()) ranks += ',';
-    ranks += std::to_string(r);
-  }
-  std::snprintf(buf, sizeof buf, "fit of %s (ranks %s) on %s (%s): from %s a step, a %.1f us, %.3f GB/s, R2 %.4f",
-                ring->key.describe().c_str(), ranks.c_str(), fit.host.c_str(), fit.machine.c_str(),
-                format_bytes(static_cast<uint64_t>(s.from_message)).c_str(), s.params.alpha_us, s.params.bandwidth_gbps(), s.r2);
-  n.source_ = buf;
+  n.source_ = "measured: " + fit_source(fit, *ring);
   n.intra_ = n.inter_;
+  if (const GroupFit* within = within_host_leg(fit)) {
+    n.intra_ = within->segments.back().params;
+    n.intra_source_ = "measured: " + fit_source(fit, *within);
+  }
   return n;
 }
 
@@ -76,9 +101,10 @@ Network Network::given(CostParams inter, std::string describe) {
   return n;
 }
 
-Network Network::with_intra(CostParams intra) const {
+Network Network::with_intra(CostParams intra, std::string describe) const {
   Network n = *this;
   n.intra_ = intra;
+  n.intra_source_ = std::move(describe);
   return n;
 }
 
@@ -96,6 +122,7 @@ double Network::intra_us(const std::string& collective, const std::string& algor
 std::string Network::extrapolation(int ranks, double max_bytes) const {
   if (!fit_) return "";
   const GroupFit* ring = best_group(*fit_, transport_, "allreduce", "ring");
+  if (ring == nullptr) ring = best_group(*fit_, transport_, "allreduce", "ring", kLegAcrossHosts);
   const int measured = ring->ranks_measured.empty() ? ring->key.ranks : ring->ranks_measured.back();
   const double top = ring->largest_bytes();
   char buf[256];

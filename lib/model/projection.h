@@ -24,13 +24,21 @@ namespace ccb::model {
 // when there is one (the fit over every world size first), else its AllReduce ring's.
 class Network {
  public:
-  static Network from_fit(const FitReport& fit, const std::string& transport);  // throws naming the transports
+  // Across nodes, the fit's flat AllReduce ring on `transport` (else a hier sweep's
+  // across-hosts leg); within a node, a hier sweep's within-hosts leg where the fit has
+  // one. Throws naming the transports.
+  static Network from_fit(const FitReport& fit, const std::string& transport);
   static Network given(CostParams inter, std::string describe);
-  Network with_intra(CostParams intra) const;
+  Network with_intra(CostParams intra, std::string describe) const;
+  // Whether the parameters within a node came from a measurement.
+  bool intra_measured() const { return intra_source_.starts_with("measured"); }
 
   double inter_us(const std::string& collective, const std::string& algorithm, int ranks, double bytes) const;
   double intra_us(const std::string& collective, const std::string& algorithm, int ranks, double bytes) const;
+  // Where each level's parameters came from: "measured: fit of ...", "given: ...",
+  // "assumed: ...".
   const std::string& source() const { return source_; }
+  const std::string& intra_source() const { return intra_source_; }
   // How far a projection at `ranks` and `bytes` reaches beyond what the fit measured;
   // "" for given parameters.
   std::string extrapolation(int ranks, double max_bytes) const;
@@ -40,7 +48,7 @@ class Network {
   std::optional<FitReport> fit_;
   std::string transport_;
   CostParams inter_{}, intra_{};
-  std::string source_;
+  std::string source_, intra_source_;
 };
 
 // One call of a collective by a group of `group` ranks, consecutive members `stride`

@@ -84,7 +84,8 @@ void CollectiveRunner::connect_peers() {
 Algorithm CollectiveRunner::resolve(uint64_t bytes) {
   if (opt_.algorithm != Algorithm::kAuto) return opt_.algorithm;
   const CollectiveDescriptor& d = describe(opt_.collective);
-  if (!opt_.tune || d.algorithms.size() == 1 || comm_.size() == 1) return shipped_algorithm(d, comm_.size(), bytes);
+  if (!opt_.tune || tune_candidates().size() == 1 || comm_.size() == 1)
+    return shipped_algorithm(d, comm_.size(), bytes, comm_.hierarchy() != nullptr);
   auto it = tuned_.find(bytes);
   if (it == tuned_.end()) it = tuned_.emplace(bytes, tune(bytes)).first;
   return it->second;
@@ -92,8 +93,16 @@ Algorithm CollectiveRunner::resolve(uint64_t bytes) {
 
 // Each algorithm timed on zeros for a few calls; the one whose slowest rank was
 // fastest. Every rank sees the same times, so every rank chooses alike.
+// The collective's flat algorithms, and hier where the job has host levels for it.
+std::vector<Algorithm> CollectiveRunner::tune_candidates() const {
+  const CollectiveDescriptor& d = describe(opt_.collective);
+  std::vector<Algorithm> out = d.algorithms;
+  if (d.hierarchical && comm_.hierarchy()) out.push_back(Algorithm::kHier);
+  return out;
+}
+
 Algorithm CollectiveRunner::tune(uint64_t bytes) {
-  const std::vector<Algorithm>& candidates = describe(opt_.collective).algorithms;
+  const std::vector<Algorithm> candidates = tune_candidates();
   const size_t count = elements_per_rank(bytes);
   fill_inputs(count, true);
   const int calls = std::clamp(default_iters(bytes) / 10, 3, 20);
@@ -205,7 +214,10 @@ SizeResult CollectiveRunner::run(uint64_t bytes) {
     HopRecording recording(comm_, opt_.hops ? &timeline : nullptr);
     for (int i = 0; i < res.iters; ++i) mine.iter_us.push_back(time_one() * 1e6);
   }
-  if (levels) res.legs = levels->legs().per_call();
+  if (levels) {
+    res.legs = levels->legs().per_call();
+    res.legs->intra_transport = std::string(levels->intra().transport().name());
+  }
   bootstrap_.barrier();  // the window closes when every rank is done
   mine.window_s = cpu.wall_seconds();
   mine.cpu_pct = cpu.percent();

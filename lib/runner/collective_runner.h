@@ -123,6 +123,7 @@ class CollectiveRunner {
   void connect_peers();
   Algorithm resolve(uint64_t bytes);
   Algorithm tune(uint64_t bytes);
+  std::vector<Algorithm> tune_candidates() const;
   double hop_in_median_us(const HopTimeline& timeline);
   uint64_t check(size_t count);
   void fill_inputs(size_t count, bool zero);

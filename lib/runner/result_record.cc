@@ -109,7 +109,8 @@ static ordered pass_json(const SizeResult& r, bool samples) {
                  {"first_wrong", r.soak->first_wrong}};
   if (r.legs)
     j["legs_us"] = {{"intra_before", r.legs->intra_before_us}, {"inter", r.legs->inter_us},
-                    {"intra_after", r.legs->intra_after_us}, {"inter_algo", algorithm_name(r.legs->inter_algorithm)}};
+                    {"intra_after", r.legs->intra_after_us}, {"inter_algo", algorithm_name(r.legs->inter_algorithm)},
+                    {"intra_transport", r.legs->intra_transport}};
   if (!r.hop_in_us.empty()) {
     j["hop_in_us"] = r.hop_in_us;  // at r: the median transfer of a ring message r-1 -> r
     if (auto h = slowest_hop(r.hop_in_us)) j["slowest_hop"] = {{"from", h->from}, {"to", h->to}, {"us", h->us}, {"ratio", h->ratio}};
