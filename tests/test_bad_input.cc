@@ -205,6 +205,7 @@ TEST_CASE("a root outside the world, a peer map that is not a permutation: one l
            BadCase{{"--collective", "all_to_all", "--peer-map", "1,0"}, "--peer-map applies to send_recv, not all_to_all"},
            BadCase{{"--collective", "hypercube"}, "unknown collective 'hypercube'"},
            BadCase{{"--collective", "broadcast", "--algo", "rd"}, "the rd algorithm does not exist for broadcast"},
+           BadCase{{"--memory", "cuda"}, "--memory: unknown memory space 'cuda': this build has host"},
        })
     expect_one_line_error(ccbench({"run", "--np", "2", "--timeout", "30", "--sizes", "1K"}), c.args, c.says);
 }

@@ -35,9 +35,9 @@ TEST_CASE("TCP keeps the transport contract, with 1 and 3 streams", "[tcp]") {
 
 TEST_CASE("a message larger than its receive is an error, not an overflow", "[tcp]") {
   TransportPair p;
-  RegisteredBuffer out(*p.t1, 1 << 20), in(*p.t0, 1 << 20);
-  auto r = p.c0->irecv(*in.region, 0, 100, 3);
-  auto s = p.c1->isend(*out.region, 0, 200000, 3);
+  RegisteredBuffer out(host_memory(), *p.t1, 1 << 20), in(host_memory(), *p.t0, 1 << 20);
+  auto r = p.c0->irecv(in.region(), 0, 100, 3);
+  auto s = p.c1->isend(out.region(), 0, 200000, 3);
   auto sender = std::async(std::launch::async, [&] {
     try {
       RequestWaiter(*p.t1, short_wait(2000)).wait(*s);

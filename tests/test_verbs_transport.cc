@@ -58,9 +58,9 @@ TEST_CASE("verbs keeps the transport contract, with 1 and 2 QPs", "[verbs]") {
 
 TEST_CASE("verbs: a message larger than its receive is refused by the sender", "[verbs]") {
   TransportPair p = verbs_pair();
-  RegisteredBuffer out(*p.t1, 1 << 20), in(*p.t0, 1 << 20);
-  auto r = p.c0->irecv(*in.region, 0, 100, 3);
-  auto s = p.c1->isend(*out.region, 0, 200000, 3);
+  RegisteredBuffer out(host_memory(), *p.t1, 1 << 20), in(host_memory(), *p.t0, 1 << 20);
+  auto r = p.c0->irecv(in.region(), 0, 100, 3);
+  auto s = p.c1->isend(out.region(), 0, 200000, 3);
   auto receiver = std::async(std::launch::async, [&] {
     for (int i = 0; i < 1000 && !r->test(); ++i) p.t0->wait_for_progress(std::chrono::milliseconds(1));
   });
@@ -122,10 +122,10 @@ TEST_CASE("verbs: a peer with a wrong rkey or tag gets a clear error, not corrup
     VerbsOptions rogue;
     rogue.fault = fault;
     TransportPair p(std::make_unique<verbs::VerbsTransport>(0, 7, VerbsOptions{}), std::make_unique<verbs::VerbsTransport>(1, 7, rogue));
-    RegisteredBuffer out(*p.t1, 1 << 20), in(*p.t0, 2 << 20);
+    RegisteredBuffer out(host_memory(), *p.t1, 1 << 20), in(host_memory(), *p.t0, 2 << 20);
     fill(in.data() + (1 << 20), 1 << 20, 5);  // memory next to the receive must stay untouched
-    auto r = p.c0->irecv(*in.region, 0, 1 << 20, 4);
-    auto s = p.c1->isend(*out.region, 0, 1 << 20, 4);
+    auto r = p.c0->irecv(in.region(), 0, 1 << 20, 4);
+    auto s = p.c1->isend(out.region(), 0, 1 << 20, 4);
     std::string sender_error, receiver_error;
     auto sender = std::async(std::launch::async, [&] {
       try {

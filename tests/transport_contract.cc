@@ -13,13 +13,13 @@ namespace ccb::test {
 
 // Catch's assertions are not thread-safe, so this reports and the caller's thread asserts.
 bool arrived_intact(TransportPair& p, size_t bytes, uint32_t tag) {
-  RegisteredBuffer out(*p.t1, bytes + 1), in(*p.t0, bytes + 1);
+  RegisteredBuffer out(host_memory(), *p.t1, bytes + 1), in(host_memory(), *p.t0, bytes + 1);
   fill(out.data(), bytes, tag);
   auto sender = std::async(std::launch::async, [&] {
-    auto r = p.c1->isend(*out.region, 0, bytes, tag);
+    auto r = p.c1->isend(out.region(), 0, bytes, tag);
     RequestWaiter(*p.t1, short_wait()).wait(*r);
   });
-  auto r = p.c0->irecv(*in.region, 0, bytes, tag);
+  auto r = p.c0->irecv(in.region(), 0, bytes, tag);
   RequestWaiter(*p.t0, short_wait()).wait(*r);
   sender.get();
   return r->bytes() == bytes && same(in.data(), bytes, tag);
@@ -36,7 +36,7 @@ void check_many_outstanding(TransportPair& p) {
   std::mt19937 rng(3);
   for (auto& s : sizes) s = rng() % 3 == 0 ? (rng() % (300 << 10)) : rng() % 5000;
   size_t total = std::accumulate(sizes.begin(), sizes.end(), size_t{0});
-  RegisteredBuffer out(*p.t1, total + 1), in(*p.t0, total + 1);
+  RegisteredBuffer out(host_memory(), *p.t1, total + 1), in(host_memory(), *p.t0, total + 1);
   std::vector<size_t> offset(kMessages);
   std::exclusive_scan(sizes.begin(), sizes.end(), offset.begin(), size_t{0});
   for (int i = 0; i < kMessages; ++i) fill(out.data() + offset[i], sizes[i], i);
@@ -46,10 +46,10 @@ void check_many_outstanding(TransportPair& p) {
   std::vector<RequestPtr> recvs(kMessages);
   for (uint32_t tag = 5; tag-- > 0;)
     for (int i = 0; i < kMessages; ++i)
-      if (tag_of(i) == tag) recvs[i] = p.c0->irecv(*in.region, offset[i], sizes[i], tag);
+      if (tag_of(i) == tag) recvs[i] = p.c0->irecv(in.region(), offset[i], sizes[i], tag);
   auto sender = std::async(std::launch::async, [&] {
     std::vector<RequestPtr> sends;
-    for (int i = 0; i < kMessages; ++i) sends.push_back(p.c1->isend(*out.region, offset[i], sizes[i], tag_of(i)));
+    for (int i = 0; i < kMessages; ++i) sends.push_back(p.c1->isend(out.region(), offset[i], sizes[i], tag_of(i)));
     RequestWaiter(*p.t1, short_wait()).wait_all(sends);
   });
   RequestWaiter(*p.t0, short_wait()).wait_all(recvs);
@@ -58,25 +58,25 @@ void check_many_outstanding(TransportPair& p) {
 }
 
 void check_small_passes_large(TransportPair& p) {
-  RegisteredBuffer out(*p.t1, 32 << 20), in(*p.t0, 32 << 20);
-  auto big = p.c0->irecv(*in.region, 0, 16 << 20, 1);
-  auto small = p.c0->irecv(*in.region, 16 << 20, 100, 2);
-  auto s_small = p.c1->isend(*out.region, 16 << 20, 100, 2);
+  RegisteredBuffer out(host_memory(), *p.t1, 32 << 20), in(host_memory(), *p.t0, 32 << 20);
+  auto big = p.c0->irecv(in.region(), 0, 16 << 20, 1);
+  auto small = p.c0->irecv(in.region(), 16 << 20, 100, 2);
+  auto s_small = p.c1->isend(out.region(), 16 << 20, 100, 2);
   RequestWaiter w0(*p.t0, short_wait()), w1(*p.t1, short_wait());
   w1.wait(*s_small);
   w0.wait(*small);
   CHECK_FALSE(big->test());  // nothing was sent on tag 1 yet
-  auto s_big = p.c1->isend(*out.region, 0, 16 << 20, 1);
+  auto s_big = p.c1->isend(out.region(), 0, 16 << 20, 1);
   auto sender = std::async(std::launch::async, [&] { w1.wait(*s_big); });
   w0.wait(*big);
   sender.get();
 }
 
 void check_receives_after_sends(TransportPair& p) {
-  RegisteredBuffer out(*p.t1, 4 << 20), in(*p.t0, 4 << 20);
+  RegisteredBuffer out(host_memory(), *p.t1, 4 << 20), in(host_memory(), *p.t0, 4 << 20);
   fill(out.data(), 4 << 20, 9);
-  auto s1 = p.c1->isend(*out.region, 0, 1000, 5);
-  auto s2 = p.c1->isend(*out.region, 0, 4 << 20, 5);
+  auto s1 = p.c1->isend(out.region(), 0, 1000, 5);
+  auto s2 = p.c1->isend(out.region(), 0, 4 << 20, 5);
   RequestWaiter w0(*p.t0, short_wait()), w1(*p.t1, short_wait());
   for (int i = 0; i < 20; ++i) s1->test(), s2->test();  // moves what can move without receives
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -84,27 +84,27 @@ void check_receives_after_sends(TransportPair& p) {
     w1.wait(*s1);
     w1.wait(*s2);
   });
-  auto r1 = p.c0->irecv(*in.region, 0, 1000, 5);
+  auto r1 = p.c0->irecv(in.region(), 0, 1000, 5);
   w0.wait(*r1);
   CHECK(same(in.data(), 1000, 9));
-  auto r2 = p.c0->irecv(*in.region, 0, 4 << 20, 5);
+  auto r2 = p.c0->irecv(in.region(), 0, 4 << 20, 5);
   w0.wait(*r2);
   sender.get();
   CHECK(same(in.data(), 4 << 20, 9));
 }
 
 void check_receive_larger_than_message(TransportPair& p) {
-  RegisteredBuffer out(*p.t1, 1 << 20), in(*p.t0, 1 << 20);
-  auto r = p.c0->irecv(*in.region, 0, 1 << 20, 3);
-  auto s = p.c1->isend(*out.region, 0, 12345, 3);
+  RegisteredBuffer out(host_memory(), *p.t1, 1 << 20), in(host_memory(), *p.t0, 1 << 20);
+  auto r = p.c0->irecv(in.region(), 0, 1 << 20, 3);
+  auto s = p.c1->isend(out.region(), 0, 12345, 3);
   RequestWaiter(*p.t1, short_wait()).wait(*s);
   RequestWaiter(*p.t0, short_wait()).wait(*r);
   CHECK(r->bytes() == 12345);
 }
 
 void check_peer_close_fails_pending(TransportPair& p, const std::string& expected) {
-  RegisteredBuffer in(*p.t0, 4096);
-  auto r = p.c0->irecv(*in.region, 0, 4096, 1);
+  RegisteredBuffer in(host_memory(), *p.t0, 4096);
+  auto r = p.c0->irecv(in.region(), 0, 4096, 1);
   p.c1.reset();
   p.t1.reset();
   CHECK_THROWS_WITH(RequestWaiter(*p.t0, short_wait()).wait(*r),
@@ -112,15 +112,15 @@ void check_peer_close_fails_pending(TransportPair& p, const std::string& expecte
 }
 
 void check_silent_peer_times_out(TransportPair& p) {
-  RegisteredBuffer in(*p.t0, 64);
-  auto r = p.c0->irecv(*in.region, 0, 64, 11);
+  RegisteredBuffer in(host_memory(), *p.t0, 64);
+  auto r = p.c0->irecv(in.region(), 0, 64, 11);
   CHECK_THROWS_WITH(RequestWaiter(*p.t0, short_wait(200)).wait(*r),
                     Catch::Contains("recv from rank 1") && Catch::Contains("tag 11") && Catch::Contains("did not complete"));
 }
 
 void check_abort_wakes_waiter(TransportPair& p) {
-  RegisteredBuffer in(*p.t0, 64);
-  auto r = p.c0->irecv(*in.region, 0, 64, 1);
+  RegisteredBuffer in(host_memory(), *p.t0, 64);
+  auto r = p.c0->irecv(in.region(), 0, 64, 1);
   std::thread killer([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     p.t0->abort("test says stop");

@@ -5,7 +5,8 @@
 #include <memory>
 #include <string>
 
-#include "core/aligned_buffer.h"
+#include "core/memory_space.h"
+#include "transport/registered_buffer.h"
 #include "transport/request_wait.h"
 #include "transport/tcp/tcp_options.h"
 #include "transport/transport.h"
@@ -21,14 +22,6 @@ struct TransportPair {
   explicit TransportPair(TcpOptions opts = {}, uint64_t token0 = 7, uint64_t token1 = 7);
   TransportPair(TransportPair&&) = default;
   ~TransportPair();
-};
-
-// A registered buffer owned together with its region.
-struct RegisteredBuffer {
-  AlignedBuffer memory;
-  MemoryRegionPtr region;
-  RegisteredBuffer(Transport& t, size_t bytes) : memory(bytes), region(t.register_memory(memory.data(), bytes)) {}
-  char* data() const { return memory.data(); }
 };
 
 inline WaitPolicy short_wait(int ms = 20000) { return WaitPolicy{std::chrono::microseconds(20), std::chrono::milliseconds(ms)}; }

@@ -142,6 +142,7 @@ JobInfo job_info(const RunCommand& c, const Bootstrap& b, const Transport& t, co
   j.bootstrap = b.name();
   j.transport = std::string(t.name());
   j.transport_settings = t.describe();
+  j.memory = c.transport.memory;
   j.link = t.link();
   j.line_rate_gbps = c.line_rate.empty() ? j.link.line_rate_gbps : parse_line_rate(c.line_rate);
   j.line_rate_source = !c.line_rate.empty() ? "--line-rate" : j.line_rate_gbps > 0 ? "link" : "none";

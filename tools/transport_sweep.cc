@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/memory_space.h"
 
 namespace ccb::cli {
 
@@ -47,7 +48,8 @@ uint64_t run_transport_sweep(const RunCommand& cmd, RankContext& rank, ResultTab
     TransportPtr t = make_transport(with_setting(rank.settings.transport, sweep.knob, sweep.values[i]), rank.boot.rank(),
                                     setting_token(rank.info.token, static_cast<int>(i)), rank.boot.local_address_hint());
     AbortList::Entry on_abort(rank.aborts, *t);
-    Communicator comm(*t, rank.boot.rank(), rank.boot.size(), rank.boot.allgather(t->listen_address()), policy);
+    Communicator comm(*t, rank.boot.rank(), rank.boot.size(), rank.boot.allgather(t->listen_address()), policy,
+                      memory_space(rank.settings.transport.memory));
     RunOptions o = cmd.run_options(cmd.algorithm_list().front());
     o.variant = variant;
     CollectiveRunner runner(comm, rank.boot, o);

@@ -5,9 +5,10 @@
 namespace ccb {
 
 Communicator::Communicator(Transport& transport, int rank, int size, std::vector<std::string> addresses,
-                           WaitPolicy policy)
-    : transport_(transport), rank_(rank), size_(size), addresses_(std::move(addresses)), waiter_(transport, policy),
-      device_(transport.link().nic) {
+                           WaitPolicy policy, const MemorySpace& memory)
+    : transport_(transport), rank_(rank), size_(size), addresses_(std::move(addresses)), memory_(memory),
+      waiter_(transport, policy), device_(transport.link().nic) {
+  require_host_accessible(memory_);
   if (size < 1 || rank < 0 || rank >= size) throw_invalid("bad rank " + std::to_string(rank) + " of " + std::to_string(size));
   if (static_cast<int>(addresses_.size()) != size) throw_invalid("need one transport address per rank");
 }
@@ -25,12 +26,11 @@ Connection& Communicator::peer(int r) {
 }
 
 const MemoryRegion& Communicator::scratch(size_t bytes) {
-  if (!scratch_region_ || scratch_region_->size() < bytes) {
-    scratch_region_.reset();
-    scratch_buffer_ = AlignedBuffer(bytes);
-    scratch_region_ = transport_.register_memory(scratch_buffer_.data(), bytes);
+  if (!scratch_ || scratch_.size() < bytes) {
+    scratch_ = RegisteredBuffer();  // the old scratch goes before the new one is mapped
+    scratch_ = RegisteredBuffer(memory_, transport_, bytes);
   }
-  return *scratch_region_;
+  return scratch_.region();
 }
 
 ErrorContext Communicator::context(const char* phase, int peer) const {

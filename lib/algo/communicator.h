@@ -7,8 +7,9 @@
 #include <vector>
 
 #include "algo/hop_timeline.h"
-#include "core/aligned_buffer.h"
 #include "core/error.h"
+#include "core/memory_space.h"
+#include "transport/registered_buffer.h"
 #include "transport/request_wait.h"
 #include "transport/transport.h"
 
@@ -19,12 +20,15 @@ class HostHierarchy;
 class Communicator {
  public:
   // `addresses[r]` is what rank r's transport published (Transport::listen_address).
-  Communicator(Transport& transport, int rank, int size, std::vector<std::string> addresses, WaitPolicy policy);
+  // Every buffer the collectives use comes from `memory`, which host code must reach.
+  Communicator(Transport& transport, int rank, int size, std::vector<std::string> addresses, WaitPolicy policy,
+               const MemorySpace& memory = host_memory());
   ~Communicator();
 
   int rank() const { return rank_; }
   int size() const { return size_; }
   Transport& transport() { return transport_; }
+  const MemorySpace& memory() const { return memory_; }
   RequestWaiter& waiter() { return waiter_; }
 
   // Opens the connection on first use. Both ranks of a pair must ask for it.
@@ -44,11 +48,11 @@ class Communicator {
   int rank_;
   int size_;
   std::vector<std::string> addresses_;
+  const MemorySpace& memory_;
   RequestWaiter waiter_;
   std::string device_;  // the transport's NIC, for errors
   std::map<int, ConnectionPtr> connections_;
-  AlignedBuffer scratch_buffer_;
-  MemoryRegionPtr scratch_region_;
+  RegisteredBuffer scratch_;
   HopTimeline* hops_ = nullptr;
   HostHierarchy* hierarchy_ = nullptr;
 };

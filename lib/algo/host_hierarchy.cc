@@ -26,7 +26,8 @@ StagedBuffer HostHierarchy::staging(int which, size_t bytes) {
   if (!s.intra || s.memory.size() < bytes) {
     s.intra.reset();
     s.inter.reset();
-    s.memory = AlignedBuffer(std::max<size_t>(bytes, 64));
+    s.memory = SpaceBuffer();
+    s.memory = intra_.memory().allocate(std::max<size_t>(bytes, 64));
     s.intra = intra_.transport().register_memory(s.memory.data(), s.memory.size());
     s.inter = inter_.transport().register_memory(s.memory.data(), s.memory.size());
   }

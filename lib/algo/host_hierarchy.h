@@ -16,7 +16,7 @@
 #include "algo/collective.h"
 #include "algo/collectives.h"
 #include "algo/communicator.h"
-#include "core/aligned_buffer.h"
+#include "core/memory_space.h"
 
 namespace ccb {
 
@@ -64,7 +64,7 @@ class HostHierarchy {
   BufferRef on(Communicator& level, const BufferRef& b);
 
   struct Staging {
-    AlignedBuffer memory;
+    SpaceBuffer memory;  // from the levels' memory space, registered on both
     MemoryRegionPtr intra, inter;
   };
 

@@ -5,6 +5,7 @@
 
 #include "algo/collectives.h"
 #include "core/error.h"
+#include "core/memory_space.h"
 #include "job/address_list.h"
 
 namespace ccb {
@@ -77,7 +78,8 @@ HostLevels::HostLevels(Bootstrap& boot, const HostLayout& layout, const HostLeve
     for (int m : level.members)
       addresses.push_back(decode_address_list(gathered.at(static_cast<size_t>(m)), levels.size(), m)[l]);
     const int size = static_cast<int>(level.members.size());
-    level.comm = std::make_unique<Communicator>(*level.transport, level.index, size, std::move(addresses), plan.policy);
+    level.comm = std::make_unique<Communicator>(*level.transport, level.index, size, std::move(addresses), plan.policy,
+                                                memory_space((l == 0 ? plan.intra : plan.inter).memory));
     for (int p : level_peers(level.index, size, l == 1)) level.comm->peer(p);
   }
   intra_ = std::move(levels[0]);

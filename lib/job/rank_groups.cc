@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/memory_space.h"
 #include "job/address_list.h"
 
 namespace ccb {
@@ -12,10 +13,11 @@ RankGroup::RankGroup(GroupKind kind, std::vector<int> members, TransportPtr tran
 
 RankGroup::~RankGroup() = default;
 
-void RankGroup::connect(std::vector<std::string> addresses, const WaitPolicy& policy, int world_rank) {
+void RankGroup::connect(std::vector<std::string> addresses, const WaitPolicy& policy, const MemorySpace& memory,
+                        int world_rank) {
   const auto me = std::find(members_.begin(), members_.end(), world_rank);
   comm_ = std::make_unique<Communicator>(*transport_, static_cast<int>(me - members_.begin()),
-                                         static_cast<int>(members_.size()), std::move(addresses), policy);
+                                         static_cast<int>(members_.size()), std::move(addresses), policy, memory);
   boot_ = std::make_unique<CommunicatorBootstrap>(*comm_);
 }
 
@@ -80,7 +82,7 @@ std::vector<std::unique_ptr<RankGroup>> open_rank_groups(RankContext& rank, cons
     const size_t k = static_cast<size_t>(std::find(kGroupKinds.begin(), kGroupKinds.end(), g->kind()) - kGroupKinds.begin());
     std::vector<std::string> addresses;
     for (int member : g->members()) addresses.push_back(everyone[static_cast<size_t>(member)][k]);
-    g->connect(std::move(addresses), policy, me);
+    g->connect(std::move(addresses), policy, memory_space(rank.settings.transport.memory), me);
   }
   return groups;
 }

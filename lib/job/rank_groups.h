@@ -19,7 +19,7 @@ class RankGroup {
   RankGroup(GroupKind kind, std::vector<int> members, TransportPtr transport, AbortList& aborts);
   ~RankGroup();
   // Every member calls this once with the group's transport addresses, in member order.
-  void connect(std::vector<std::string> addresses, const WaitPolicy& policy, int world_rank);
+  void connect(std::vector<std::string> addresses, const WaitPolicy& policy, const MemorySpace& memory, int world_rank);
   GroupLane lane(std::vector<TraceCall> calls);
   GroupKind kind() const { return kind_; }
   // What its calls run on, for the step table: "shm, within each host", "tcp, across hosts".

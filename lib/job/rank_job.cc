@@ -2,6 +2,7 @@
 
 #include "bootstrap/bootstrap_factory.h"
 #include "core/error.h"
+#include "core/memory_space.h"
 #include "job/address_list.h"
 #include "job/rails.h"
 
@@ -52,7 +53,8 @@ int run_as_rank(const LaunchInfo& info, const JobSettings& s, const std::functio
     TransportPtr transport = make_transport(mine.transport, boot->rank(), info.token, boot->local_address_hint());
     AbortList::Entry own(aborts, *transport);
     auto addresses = exchange_addresses(*boot, *transport, layout);
-    Communicator comm(*transport, boot->rank(), boot->size(), addresses, WaitPolicy{mine.spin, mine.timeout});
+    Communicator comm(*transport, boot->rank(), boot->size(), addresses, WaitPolicy{mine.spin, mine.timeout},
+                      memory_space(mine.transport.memory));
     RankContext ctx{*boot, *transport, comm, info, mine, aborts, layout};
     return body(ctx);
   } catch (const std::exception& e) {

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "core/memory_space.h"
 
 namespace ccb {
 
@@ -52,6 +53,21 @@ void add_transport_flags(CLI::App& app, TransportChoice& t) {
   // Where sys/ and proc/ are read from, so tests can stand in a fake IPoIB host.
   app.add_option("--ipoib-root", t.ipoib.root, "")->group("");
   add_verbs_flags(app, t.verbs);
+  std::string spaces;
+  for (const std::string& n : memory_space_names())
+    spaces += (spaces.empty() ? "" : "; ") + n + ": " + std::string(memory_space(n).description());
+  app.add_option("--memory", t.memory, "Where the collectives' buffers live (" + spaces + ")")
+      ->check(CLI::Validator(
+          [](std::string& name) {
+            try {
+              memory_space(name);
+              return std::string();
+            } catch (const Error& e) {
+              return std::string(e.what());
+            }
+          },
+          "", "memory space"))
+      ->capture_default_str();
 }
 
 void check_transport_flags(const CLI::App& app, const std::vector<std::string>& transports) {

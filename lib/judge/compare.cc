@@ -100,6 +100,7 @@ std::string incomparable_field(const ResultFile& a, const ResultFile& b) {
   if (a.machine != b.machine) return "machine: '" + a.machine + "' vs '" + b.machine + "'";
   if (a.transport_settings != b.transport_settings)
     return "transport settings: '" + a.transport_settings + "' vs '" + b.transport_settings + "'";
+  if (a.memory != b.memory) return "memory space: " + a.memory + " vs " + b.memory;
   if (a.line_rate_gbps != b.line_rate_gbps) return "line rate: " + rate(a.line_rate_gbps) + " vs " + rate(b.line_rate_gbps);
   return {};
 }

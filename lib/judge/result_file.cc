@@ -74,6 +74,7 @@ void read_ccbench(const json& root, ResultFile& f) {
   f.machine = machine.value("cpu", "") + " x" + std::to_string(machine.value("cpus", 0));
   const std::string transport = job.at("transport").at("name").get<std::string>();
   f.transport_settings = comparable_settings(job.at("transport").value("settings", ""));
+  f.memory = job.value("memory", "host");
   f.line_rate_gbps = number_or_null(job, "line_rate_gbps");
   const int ranks = job.at("ranks").get<int>();
   f.transport = transport;

@@ -53,6 +53,7 @@ struct ResultFile {
   std::string machine;             // CPU model and count
   std::string host;
   std::string transport_settings;  // without what differs per host (addresses, GIDs)
+  std::string memory = "host";     // the buffers' memory space; files before it had host only
   std::optional<double> line_rate_gbps;
   std::vector<Measured> results;
   std::vector<MeasuredStep> steps;

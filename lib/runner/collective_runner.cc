@@ -23,10 +23,7 @@ CollectiveRunner::CollectiveRunner(Communicator& comm, Bootstrap& bootstrap, Run
   line_rate_ = opt_.line_rate_gbps > 0 ? opt_.line_rate_gbps : link_.line_rate_gbps;
 }
 
-CollectiveRunner::~CollectiveRunner() {
-  send_mr_.reset();
-  recv_mr_.reset();
-}
+CollectiveRunner::~CollectiveRunner() = default;
 
 size_t CollectiveRunner::elements_per_rank(uint64_t bytes) const {
   return describe(opt_.collective).count(bytes, opt_.dtype, comm_.size());
@@ -36,13 +33,11 @@ size_t CollectiveRunner::elements_per_rank(uint64_t bytes) const {
 // exceed the buffer every rank sends.
 bool CollectiveRunner::ensure_buffers(uint64_t bytes) {
   const uint64_t recv_bytes = std::max<uint64_t>(bytes, splits_.largest_recv_total() * dtype_size(opt_.dtype));
-  if (send_buf_.size() >= bytes && recv_buf_.size() >= recv_bytes && send_mr_) return false;
-  send_mr_.reset();
-  recv_mr_.reset();
-  send_buf_ = AlignedBuffer(std::max<uint64_t>(bytes, 4096));
-  recv_buf_ = AlignedBuffer(std::max<uint64_t>(recv_bytes, 4096));
-  send_mr_ = comm_.transport().register_memory(send_buf_.data(), send_buf_.size());
-  recv_mr_ = comm_.transport().register_memory(recv_buf_.data(), recv_buf_.size());
+  if (send_buf_.size() >= bytes && recv_buf_.size() >= recv_bytes && send_buf_) return false;
+  send_buf_ = RegisteredBuffer();  // the old pair goes first: two sweeps' buffers never coexist
+  recv_buf_ = RegisteredBuffer();
+  send_buf_ = RegisteredBuffer(comm_.memory(), comm_.transport(), std::max<uint64_t>(bytes, 4096));
+  recv_buf_ = RegisteredBuffer(comm_.memory(), comm_.transport(), std::max<uint64_t>(recv_bytes, 4096));
   return true;
 }
 
@@ -55,7 +50,7 @@ void CollectiveRunner::size_for(uint64_t bytes) {
 // The call's buffers: the registered send and receive buffers, aliased as the
 // collective's in-place call has them when asked.
 CollectiveArgs CollectiveRunner::args(size_t count) const {
-  CollectiveArgs a{{send_mr_.get(), 0}, {recv_mr_.get(), 0}, count, opt_.dtype, opt_.op, opt_.root,
+  CollectiveArgs a{{send_buf_.get(), 0}, {recv_buf_.get(), 0}, count, opt_.dtype, opt_.op, opt_.root,
                    opt_.peer_map.empty() ? nullptr : &opt_.peer_map, opt_.splits ? &splits_ : nullptr,
                    messages_per_call(opt_)};
   if (opt_.in_place) describe(opt_.collective).place_in_place(a, comm_.rank());

@@ -17,9 +17,9 @@
 #include "algo/splits.h"
 #include "bootstrap/bootstrap.h"
 #include "core/collective_kind.h"
-#include "core/aligned_buffer.h"
 #include "metrics/latency_stats.h"
 #include "metrics/link_utilization.h"
+#include "transport/registered_buffer.h"
 
 namespace ccb {
 
@@ -139,8 +139,7 @@ class CollectiveRunner {
   std::map<uint64_t, Algorithm> tuned_;  // --tune's choice per size
   std::optional<double> left_offset_us_;  // --hops: the left neighbour's clock, measured once
   SplitMatrix splits_;                   // all-to-allv's, for the prepared size
-  AlignedBuffer send_buf_, recv_buf_;
-  MemoryRegionPtr send_mr_, recv_mr_;
+  RegisteredBuffer send_buf_, recv_buf_;  // from the communicator's memory space
 };
 
 }  // namespace ccb

@@ -36,6 +36,7 @@ struct JobInfo {
   std::string bootstrap;
   std::string transport;           // "tcp", "verbs"
   std::string transport_settings;  // Transport::describe()
+  std::string memory = "host";     // the buffers' memory space (--memory)
   LinkInfo link;
   double line_rate_gbps = 0;
   std::string line_rate_source;    // "--line-rate", "link" or "none"

@@ -16,6 +16,9 @@ struct TransportChoice {
   TcpOptions tcp;      // also IPoIB's socket engine
   IpoibOptions ipoib;
   VerbsOptions verbs;
+  // Where the collectives' buffers live, which every transport of the rank registers
+  // (core/memory_space.h): "host" today.
+  std::string memory = "host";
 };
 
 // Every backend this build has, in the order help and errors list them.
