@@ -115,6 +115,9 @@ TEST_CASE("files of other machines, settings, line rates or schemas are not comp
   json streams = base;
   streams["job"]["transport"]["settings"] = "tcp streams=4";
   CHECK_THAT(compare(b, as_file(d, "s.json", streams), {}).not_comparable, Catch::StartsWith("transport settings"));
+  json device = base;
+  device["job"]["memory"] = "cuda";  // a file without the key is host memory, as every run before it was
+  CHECK(compare(b, as_file(d, "cuda.json", device), {}).not_comparable == "memory space: host vs cuda");
   json rate = base;
   rate["job"]["line_rate_gbps"] = 1.6;
   Comparison c = compare(b, as_file(d, "r.json", rate), {});

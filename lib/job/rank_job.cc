@@ -4,7 +4,7 @@
 #include "core/error.h"
 #include "core/memory_space.h"
 #include "job/address_list.h"
-#include "job/rails.h"
+#include "job/nic_pairing.h"
 
 namespace ccb {
 
@@ -49,7 +49,7 @@ int run_as_rank(const LaunchInfo& info, const JobSettings& s, const std::functio
     HostLayout layout = gather_layout(*boot, info);
     check_transport_spans(s.transport, layout);
     JobSettings mine = s;  // on this rank's rail: every transport it opens uses it
-    mine.transport = on_rail(s.transport, layout.local_rank_of.at(static_cast<size_t>(boot->rank())));
+    mine.transport = rank_rail(s.transport, layout.local_rank_of.at(static_cast<size_t>(boot->rank())));
     TransportPtr transport = make_transport(mine.transport, boot->rank(), info.token, boot->local_address_hint());
     AbortList::Entry own(aborts, *transport);
     auto addresses = exchange_addresses(*boot, *transport, layout);

@@ -21,7 +21,7 @@ static CLI::Option* add_named(CLI::App& app, const std::string& flag, Enum& into
 }
 
 static void add_verbs_flags(CLI::App& app, VerbsOptions& v) {
-  app.add_option("--ib-dev", v.device, "RDMA device (default: the first with an active port); a list (mlx5_0,mlx5_1) gives one rail per local rank, shared in turn when there are fewer")->group("Verbs");
+  app.add_option("--ib-dev", v.device, "RDMA device (default: each local rank takes the active device nearest its CPUs by NUMA distance, in turn in PCI order); a list (mlx5_0,mlx5_1) gives one rail per local rank, shared in turn when there are fewer")->group("Verbs");
   app.add_option("--ib-port", v.port, "Port of the device (default: the first active)")->check(CLI::Range(0, 255))->group("Verbs");
   app.add_option("--gid-index", v.gid_index, "GID index (default: best scored, RoCE v2 + IPv4 first)")->check(CLI::Range(-1, 65535))->group("Verbs");
   app.add_option("--qps", v.qps, "RC queue pairs per connection")->check(CLI::Range(1, 15))->capture_default_str()->group("Verbs");
