@@ -9,6 +9,7 @@
 #  - a flat ring, whose pairs cross rails, still runs; --algo auto runs hier for a large
 #    message and flat for a small one; hier ReduceScatter, AllGather and Broadcast are
 #    bit-exact; --parallel tp=2,dp=2 runs TP within each host over shm and DP on the rails;
+#    study --ranks-per-host 2 runs its profile's AllReduce as hier;
 #  - a rail that is missing or down: one line, exit 2, before any rank starts (or, when
 #    ranks start by themselves, the job ends naming it).
 # Usage: cluster_rails_test.sh CCBENCH CLUSTER. Exit 77 (skip) without root.
@@ -96,6 +97,14 @@ grep -qE "^  tp +2 .*  shm, within each host$" "$work/parallel.txt" &&
 grep -q 'over shm, within each host' "$work/parallel.json" ||
   { cat "$work/parallel.txt"; fail "--parallel: the record does not say what TP ran on"; }
 echo "--parallel tp=2,dp=2: TP within each host over shm, DP across hosts on the rails: ok"
+
+# study --ranks-per-host 2: each profile's AllReduce runs in two levels, as auto does in run.
+c run --ranks-per-host 2 -- "$ccbench" study --transports tcp --profile "$work/tiny.json:ddp" --ranks-per-host 2 \
+  -n 3 --spin-us 0 --out "$work/study" >"$work/study.txt" 2>&1 && grep -q "#wrong" "$work/study.txt" ||
+  { cat "$work/study.txt"; fail "study --ranks-per-host 2 on 2 hosts"; }
+grep -qE "^ +allreduce +1 .* hier .* 0$" "$work/study.txt" && grep -q '"algorithm": "hier"' "$work/study/tcp.json" &&
+  [ -s "$work/study/study.json" ] || { cat "$work/study.txt"; fail "study --ranks-per-host 2: the profile's AllReduce did not run as hier"; }
+echo "study --ranks-per-host 2: the profile's AllReduce in two levels, the study written: ok"
 
 c exec 0 -- "$ccbench" run --np 2 --sizes 1K -n 2 --iface "${prefix}h0e,${prefix}h0e7" >"$work/missing.txt" 2>&1
 status=$?

@@ -44,7 +44,7 @@ TEST_CASE("hier and --ranks-per-host misused: one line and exit 2", "[cli][hier]
   for (const Case& c : {Case{{"--np", "4", "--ranks-per-host", "3"}, "--ranks-per-host 3 does not divide the 4 ranks"},
                         Case{{"--np", "4", "--ranks-per-host", "2"}, "--ranks-per-host 2 but the ranks found 1 host(s) holding"},
                         Case{{"--np", "2", "--algo", "ring", "--intra", "same"}, "--intra and --inter-algo choose --algo hier's legs"},
-                        Case{{"--np", "2", "--profile", "gpt2-small", "--inter-algo", "tree"}, "--intra and --inter-algo choose"},
+                        Case{{"--np", "2", "--duration", "2s", "--inter-algo", "tree"}, "--intra and --inter-algo choose"},
                         Case{{"--np", "2", "--collective", "reduce", "--intra", "same"}, "--intra and --inter-algo choose"},
                         Case{{"--np", "2", "--algo", "hier", "--inter-algo", "direct"}, "--inter-algo: direct not in"},
                         Case{{"--np", "2", "--algo", "hier", "--collective", "reduce"}, "the hier algorithm does not exist for reduce"},

@@ -57,6 +57,24 @@ TEST_CASE("study over TCP in one command, then the same table from separate runs
   CHECK(table["profiles"][0]["compute_ms"].get<double>() == 100);
 }
 
+TEST_CASE("study of a model file: its compute comes from the file, and a table from its record needs the file or a time",
+          "[cli][model][study]") {
+  TempDir d;
+  const std::string model = d.write("tiny.json", R"({"name": "llama-tiny", "hidden": 64, "layers": 4, "ffn": 128,
+                                                      "heads": 4, "vocab": 100, "seq": 16, "micro_batches": 2})");
+  ProcessResult live = run_process(ccbench({"study", "--np", "2", "--transports", "tcp", "--profile", model + ":ddp",
+                                            "-n", "2", "-w", "0", "--out", d / "s"}), {}, std::chrono::seconds(120));
+  INFO(live.output);
+  REQUIRE(live.status == 0);
+  CHECK(read_json(d / "s/study.json")["profiles"][0]["compute_ms"].get<double>() > 0);
+  ProcessResult bare = run_process(ccbench({"study", "--from", d / "s/tcp.json", "--out", d / "t"}));
+  CHECK(bare.status == 2);
+  CHECK_THAT(bare.output, Catch::Contains("llama-tiny is not a preset") && Catch::Contains("--compute-ms MS, or the model's file"));
+  ProcessResult with_file = run_process(ccbench({"study", "--from", d / "s/tcp.json", "--profile", model, "--out", d / "t"}));
+  INFO(with_file.output);
+  CHECK(with_file.status == 0);
+}
+
 TEST_CASE("study: a transport that cannot run here is an error, or a note with --skip-unavailable", "[cli][model][study]") {
   if (has_rdma_device()) return;  // this host has verbs: nothing to refuse
   TempDir d;

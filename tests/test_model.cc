@@ -254,7 +254,7 @@ TEST_CASE("the study's table from two labelled runs", "[model]") {
     f.steps.push_back({"profile", "bert-large:ddp", "BERT", "auto", {comm_us}, 10, 250 << 20});
     return f;
   };
-  const Study s = build_study({{"fast", run("verbs", 100e3, 10)}, {"slow", run("tcp", 480e3, 2)}}, {100.0, 312, 0.4, "a100"});
+  const Study s = build_study({{"fast", run("verbs", 100e3, 10)}, {"slow", run("tcp", 480e3, 2)}}, {100.0, 312, 0.4, "a100", {}});
   REQUIRE(s.profiles.size() == 1);
   const StudyProfile& p = s.profiles[0];
   CHECK(p.compute_ms == 100);

@@ -24,6 +24,7 @@
 #include "study_command.h"
 #include "profile_listing.h"
 #include "run_command.h"
+#include "run_hier.h"
 #include "help_text.h"
 #include "unknown_words.h"
 
@@ -42,13 +43,7 @@ void add_run_options(CLI::App& run, ccb::cli::RunCommand& c) {
                  "reduce_scatter, all_gather and broadcast in two levels: within each host, then across hosts, each local rank "
                  "with its peers), or a list of them to compare")
       ->capture_default_str();
-  run.add_option("--intra", c.intra, "--algo hier (or auto's hier) within a host: shm, or same (the --transport of the job)")
-      ->check(CLI::IsMember({"shm", "same"}))->capture_default_str();
-  run.add_option("--inter-algo", c.inter_algo, "--algo hier (or auto's hier) across hosts: auto (by size), ring, tree or rd")
-      ->check(CLI::IsMember({"auto", "ring", "tree", "rd"}))->capture_default_str();
-  run.add_option("--ranks-per-host", c.ranks_per_host,
-                 "Ranks each host must hold (checked against the hosts the ranks find; it must divide --np); 0: any")
-      ->check(CLI::Range(0, 1024))->capture_default_str();
+  ccb::cli::add_host_level_options(run, c);
   run.add_flag("--tune", c.tune, "with --algo auto: time every algorithm at each size at start-up and run the fastest");
   run.add_option("--collective", c.collective, ccb::cli::collective_names())->capture_default_str();
   run.add_option("--root", c.root, "broadcast, reduce, gather and scatter: the root rank")->capture_default_str();

@@ -234,7 +234,7 @@ static void check_hier(const RunCommand& c, int world) {
     const bool intra_applies = c.auto_may_run_hier() || !c.parallel.empty();  // --parallel: its groups within a host
     if ((c.intra != "shm" && !intra_applies) || (c.inter_algo != "auto" && !c.auto_may_run_hier()))
       throw_invalid("--intra and --inter-algo choose --algo hier's legs (--intra also --parallel's groups within a host): "
-                    "add hier to --algo (or run --algo auto over sizes), or drop them");
+                    "add hier to --algo (or run --algo auto over sizes or a --profile), or drop them");
     return;
   }
   if (!c.profiles.empty() || !c.trace.empty() || !c.duration.empty() || !c.sweep.empty())

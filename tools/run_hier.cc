@@ -18,13 +18,27 @@ bool RunCommand::runs_hier() const {
   return std::find(list.begin(), list.end(), Algorithm::kHier) != list.end();
 }
 
+// A profile's entries are each their own collective; auto decides each one as it does
+// a sweep's sizes (hier for those that have it, above the threshold).
 bool RunCommand::auto_may_run_hier() const {
-  return algorithm_list() == std::vector<Algorithm>{Algorithm::kAuto} && describe(find_collective(collective).kind).hierarchical &&
-         profiles.empty() && trace.empty() && duration.empty() && sweep.empty() && parallel.empty();
+  if (algorithm_list() != std::vector<Algorithm>{Algorithm::kAuto} || !trace.empty() || !duration.empty() ||
+      !sweep.empty() || !parallel.empty())
+    return false;
+  return !profiles.empty() || describe(find_collective(collective).kind).hierarchical;
 }
 
 bool RunCommand::auto_runs_hier(const HostLayout& layout) const {
   return auto_may_run_hier() && layout.hosts.size() > 1 && layout.ranks_per_host() > 1;
+}
+
+void add_host_level_options(CLI::App& app, RunCommand& c) {
+  app.add_option("--intra", c.intra, "--algo hier (or auto's hier) within a host: shm, or same (the --transport of the job)")
+      ->check(CLI::IsMember({"shm", "same"}))->capture_default_str();
+  app.add_option("--inter-algo", c.inter_algo, "--algo hier (or auto's hier) across hosts: auto (by size), ring, tree or rd")
+      ->check(CLI::IsMember({"auto", "ring", "tree", "rd"}))->capture_default_str();
+  app.add_option("--ranks-per-host", c.ranks_per_host,
+                 "Ranks each host must hold (checked against the hosts the ranks find; it must divide --np); 0: any")
+      ->check(CLI::Range(0, 1024))->capture_default_str();
 }
 
 HostLevelsPlan RunCommand::host_levels_plan(const JobSettings& settings, uint64_t job_token) const {

@@ -2,6 +2,7 @@
 // several ranks each), and what it prints beside each hier row: where a call's time went
 // (each leg, rank 0's view) and what each NIC sent while the size ran.
 #pragma once
+#include <CLI/CLI.hpp>
 #include <memory>
 #include <string>
 
@@ -15,6 +16,9 @@
 namespace ccb::cli {
 
 struct RunCommand;
+
+// --intra, --inter-algo and --ranks-per-host, for every subcommand that runs `run`'s jobs.
+void add_host_level_options(CLI::App& app, RunCommand& c);
 
 // The levels this job's hier calls run on, or null when none can: checks
 // --ranks-per-host against the hosts found first. Every rank calls it at once.

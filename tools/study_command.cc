@@ -12,6 +12,7 @@
 #include "model/compute_time.h"
 #include "report/report.h"
 #include "report_command.h"
+#include "run_hier.h"
 
 namespace ccb::cli {
 namespace {
@@ -31,7 +32,9 @@ std::vector<std::string> split_commas(const std::string& s) {
 std::vector<std::string> StudyCommand::transport_list() const { return split_commas(transports); }
 
 model::ComputeChoice StudyCommand::compute() const {
-  return {compute_ms, model::parse_tflops(gpu), mfu, gpu};
+  model::ComputeChoice c{compute_ms, model::parse_tflops(gpu), mfu, gpu, {}};
+  for (const std::string& p : base.profiles) c.models.push_back(load_model(p.substr(0, p.rfind(':'))));
+  return c;
 }
 
 void add_study_options(CLI::App& sub, StudyCommand& c) {
@@ -55,6 +58,9 @@ void add_study_options(CLI::App& sub, StudyCommand& c) {
   sub.add_option("--timeout", b.timeout_s, "Seconds before a silent peer is declared gone")->check(timeout_seconds())->capture_default_str();
   sub.add_option("--spin-us", b.spin_us, "Busy-poll this long before sleeping in epoll")->check(CLI::Range(0, 1000000))->capture_default_str();
   sub.add_option("--line-rate", b.line_rate, "Link rate in bit/s for utilization (100G)");
+  // Several ranks a host: with --algo auto, each profile's AllReduce, ReduceScatter,
+  // AllGather and Broadcast above 32 KiB run in two levels, as in `run`.
+  add_host_level_options(sub, b);
 }
 
 void prepare_study(StudyCommand& c, bool report_skips) {

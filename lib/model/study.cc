@@ -43,7 +43,12 @@ void set_compute(StudyProfile& p, const ComputeChoice& c, int ranks) {
   }
   const std::string profile = p.name.substr(0, p.name.find(' '));  // without " (ring)"
   const size_t colon = profile.rfind(':');
-  const ModelConfig m = load_model(profile.substr(0, colon));
+  const std::string model = profile.substr(0, colon);
+  const auto given = std::find_if(c.models.begin(), c.models.end(), [&](const ModelConfig& m) { return m.name == model; });
+  if (given == c.models.end() && !find_preset(model))
+    throw_invalid("study: " + model + " is not a preset, so its compute time needs its model: give --compute-ms MS, "
+                  "or the model's file (--profile FILE.json)");
+  const ModelConfig m = given != c.models.end() ? *given : load_model(model);
   const bool tp = colon != std::string::npos && parse_mode(profile.substr(colon + 1)) == ParallelMode::kTensorParallel;
   const ComputeTime t = derive_compute_time(m, c.tflops, c.mfu, tp ? ranks : 1);
   p.compute_ms = t.ms;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "judge/result_file.h"
+#include "profiles/model_config.h"
 #include "report/report.h"
 
 namespace ccb::model {
@@ -27,6 +28,9 @@ struct ComputeChoice {
   std::optional<double> compute_ms;  // --compute-ms; else derived from the model
   double tflops = 312, mfu = 0.4;
   std::string gpu = "a100";
+  // The models of the --profile flags, found by name before the presets: a record names
+  // a model file's model by its "name", not by the file.
+  std::vector<ModelConfig> models;
 };
 
 struct StudyCell {
