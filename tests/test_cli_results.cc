@@ -54,6 +54,7 @@ TEST_CASE("a profile run prints per-size figures, the step time, and writes JSON
   CHECK(j["results"][0]["link_util_pct"].is_number());
   CHECK(j["job"]["line_rate_source"] == "--line-rate");
   CHECK(j["job"]["memory"] == "host");
+  CHECK(j["job"]["wait"]["yield"] == (2 > std::thread::hardware_concurrency()));
   CHECK(j["steps"][0]["comm_us"].get<double>() > 0);
   std::ifstream in(csv);
   std::string header, row;

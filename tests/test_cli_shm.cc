@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "json_file.h"
 #include "process_util.h"
@@ -81,4 +82,9 @@ TEST_CASE("the record keeps the layout: hosts, ranks per host, each rank's host,
     CHECK(layout.at("ranks")[rank].at("local_rank") == rank);
     CHECK(layout.at("ranks")[rank].at("host") == layout.at("hosts")[0]);
   }
+  // More ranks than CPUs: the ranks yield while they spin, and the launcher widens the spin.
+  const auto wait = read_json(json).at("job").at("wait");
+  const bool more_ranks_than_cpus = 3 > std::thread::hardware_concurrency();
+  CHECK(wait.at("yield") == more_ranks_than_cpus);
+  CHECK(wait.at("spin_us") == (more_ranks_than_cpus ? 1000 : 50));
 }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "bootstrap/host_layout.h"
+#include "net/host_key.h"
 #include "core/error.h"
 #include "job/address_list.h"
 #include "job/host_levels.h"
@@ -35,6 +36,14 @@ TEST_CASE("layout: hosts by key in order of their lowest rank, local ranks by ra
   CHECK(l.same_host(0, 2));
   CHECK_FALSE(l.same_host(0, 1));
   CHECK(l.place_text(3) == "node#2, nic veth1");
+  CHECK(l.ranks_on_machine_of == std::vector<int>{4, 4, 4, 4});  // one kernel (boot id 1): one machine's CPUs
+}
+
+TEST_CASE("layout: the ranks that share a machine's CPUs are counted by its boot id, across namespaces", "[layout]") {
+  const HostLayout l = layout_of({{"a/1/ns1", "a", ""}, {"a/1/ns2", "a", ""}, {"b/2/ns1", "b", ""}, {"odd", "odd", ""}});
+  CHECK(l.ranks_on_machine_of == std::vector<int>{2, 2, 1, 1});
+  CHECK(machine_of_key("host/0f1e2d3c/net:[4026531840]") == "0f1e2d3c");
+  CHECK(machine_of_key("no-slashes") == "no-slashes");
 }
 
 // --parallel's positions fill the hosts, so Megatron's TP groups (consecutive positions)

@@ -238,7 +238,8 @@ int run_qualify_rank(QualifyCommand& c) {
                        std::chrono::microseconds(c.base.spin_us), f};
   return run_as_rank(info, settings, [&](RankContext& rank) {
     const bool root = rank.boot.rank() == 0;
-    const JobInfo job = job_info(c.base, rank.boot, rank.transport, rank.layout);
+    JobInfo job = job_info(c.base, rank.boot, rank.transport, rank.layout);
+    job.wait = rank.settings.wait_policy();
     ResultRecord record(job, root ? c.base.json_path : "", "");
     ResultTable table(std::cout);
     Judged judged;

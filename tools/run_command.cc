@@ -359,6 +359,7 @@ int run_rank(const RunCommand& cmd, const LaunchInfo& info) {
     HierarchyAttached attached(comm, levels.get());
     const PassOrder order = agree_order(cmd, boot);
     JobInfo job = job_info(cmd, boot, rank.transport, rank.layout);
+    job.wait = rank.settings.wait_policy();
     // Rank 0 warns about its host; every other rank about where it runs.
     const std::vector<std::string> mine = root ? job.warnings : placement_warnings("/", job.manifest, allowed_cpus());
     for (const std::string& w : mine) print_line_to_stderr("warning: rank " + std::to_string(boot.rank()) + ": " + w);

@@ -43,7 +43,7 @@ void add_host_level_options(CLI::App& app, RunCommand& c) {
 
 HostLevelsPlan RunCommand::host_levels_plan(const JobSettings& settings, uint64_t job_token) const {
   HostLevelsPlan plan{settings.transport, settings.transport, parse_algorithm(inter_algo), job_token,
-                      WaitPolicy{settings.spin, settings.timeout}};
+                      settings.wait_policy()};
   if (intra == "shm") plan.intra.name = "shm";
   return plan;
 }

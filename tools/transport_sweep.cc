@@ -42,7 +42,7 @@ uint64_t setting_token(uint64_t job_token, int index) { return job_token ^ (0xc2
 uint64_t run_transport_sweep(const RunCommand& cmd, RankContext& rank, ResultTable* table, ResultRecord* record) {
   const TransportSweep sweep = parse_transport_sweep(cmd.sweep, cmd.transport.name);
   uint64_t wrong = 0;
-  const WaitPolicy policy{rank.settings.spin, rank.settings.timeout};
+  const WaitPolicy policy = rank.settings.wait_policy();
   for (size_t i = 0; i < sweep.values.size(); ++i) {
     const std::string variant = sweep.knob + "=" + std::to_string(sweep.values[i]);
     TransportPtr t = make_transport(with_setting(rank.settings.transport, sweep.knob, sweep.values[i]), rank.boot.rank(),

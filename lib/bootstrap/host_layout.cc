@@ -85,7 +85,10 @@ HostLayout layout_of(const std::vector<RankPlace>& places) {
   HostLayout l;
   std::map<std::string, int> index_of_key;
   std::map<std::string, int> names_seen;
+  std::map<std::string, int> ranks_on_machine;
+  for (const RankPlace& p : places) ++ranks_on_machine[machine_of_key(p.host_key)];
   for (const RankPlace& p : places) {
+    l.ranks_on_machine_of.push_back(ranks_on_machine[machine_of_key(p.host_key)]);
     auto [it, fresh] = index_of_key.emplace(p.host_key, static_cast<int>(l.hosts.size()));
     if (fresh) {
       const int same_name = ++names_seen[p.host_name];

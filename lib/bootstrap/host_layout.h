@@ -27,6 +27,9 @@ struct HostLayout {
   std::vector<int> local_rank_of;  // rank -> its order among its host's ranks (by rank)
   std::vector<int> ranks_on;       // host -> how many ranks it holds
   std::vector<std::string> nic_of; // rank -> its NIC
+  // rank -> how many ranks run on its machine (its kernel), counting every emulated host
+  // in a namespace of it: the ranks that share its CPUs.
+  std::vector<int> ranks_on_machine_of;
 
   int ranks() const { return static_cast<int>(host_of.size()); }
   bool same_host(int a, int b) const { return host_of.at(a) == host_of.at(b); }

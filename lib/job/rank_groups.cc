@@ -77,7 +77,7 @@ std::vector<std::unique_ptr<RankGroup>> open_rank_groups(RankContext& rank, cons
   std::vector<std::vector<std::string>> everyone;
   const std::vector<std::string> gathered = rank.boot.allgather(encode_address_list(mine));
   for (size_t r = 0; r < gathered.size(); ++r) everyone.push_back(decode_address_list(gathered[r], kGroupKinds.size(), static_cast<int>(r)));
-  const WaitPolicy policy{rank.settings.spin, rank.settings.timeout};
+  const WaitPolicy policy = rank.settings.wait_policy();
   for (auto& g : groups) {
     const size_t k = static_cast<size_t>(std::find(kGroupKinds.begin(), kGroupKinds.end(), g->kind()) - kGroupKinds.begin());
     std::vector<std::string> addresses;

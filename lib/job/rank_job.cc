@@ -5,6 +5,7 @@
 #include "core/memory_space.h"
 #include "job/address_list.h"
 #include "job/nic_pairing.h"
+#include "metrics/host_manifest.h"
 
 namespace ccb {
 
@@ -23,6 +24,12 @@ void AbortList::abort_all(const std::string& why) {
   std::lock_guard lock(mu_);
   if (why_.empty()) why_ = why.empty() ? "the job failed" : why;
   for (Transport* t : transports_) t->abort(why);
+}
+
+// More ranks on this rank's machine than CPUs it may run on; the emulated cluster's
+// hosts count together, as they share the CPUs.
+static bool oversubscribed(const HostLayout& layout, int rank) {
+  return static_cast<size_t>(layout.ranks_on_machine_of.at(static_cast<size_t>(rank))) > allowed_cpus().size();
 }
 
 // Each rank's listen address and NIC, in one all-gather: the NIC is known only once the
@@ -49,11 +56,12 @@ int run_as_rank(const LaunchInfo& info, const JobSettings& s, const std::functio
     HostLayout layout = gather_layout(*boot, info);
     check_transport_spans(s.transport, layout);
     JobSettings mine = s;  // on this rank's rail: every transport it opens uses it
+    mine.yield = oversubscribed(layout, boot->rank());
     mine.transport = rank_rail(s.transport, layout.local_rank_of.at(static_cast<size_t>(boot->rank())));
     TransportPtr transport = make_transport(mine.transport, boot->rank(), info.token, boot->local_address_hint());
     AbortList::Entry own(aborts, *transport);
     auto addresses = exchange_addresses(*boot, *transport, layout);
-    Communicator comm(*transport, boot->rank(), boot->size(), addresses, WaitPolicy{mine.spin, mine.timeout},
+    Communicator comm(*transport, boot->rank(), boot->size(), addresses, mine.wait_policy(),
                       memory_space(mine.transport.memory));
     RankContext ctx{*boot, *transport, comm, info, mine, aborts, layout};
     return body(ctx);

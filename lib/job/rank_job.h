@@ -24,6 +24,8 @@ struct JobSettings {
   std::chrono::milliseconds timeout{60000};  // a silent peer is declared gone after this
   std::chrono::microseconds spin{50};
   bootstrap::JobFingerprint fingerprint;
+  bool yield = false;  // set by run_as_rank: this rank's host holds more ranks than it has CPUs
+  WaitPolicy wait_policy() const { return WaitPolicy{spin, timeout, yield}; }
 };
 
 // The transports to abort when the job fails elsewhere: the rank's own, and any that a

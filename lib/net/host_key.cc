@@ -32,4 +32,11 @@ std::string host_key() {
   return key;
 }
 
+std::string machine_of_key(const std::string& key) {
+  const size_t first = key.find('/');
+  const size_t second = first == std::string::npos ? std::string::npos : key.find('/', first + 1);
+  if (second == std::string::npos) return key;
+  return key.substr(first + 1, second - first - 1);
+}
+
 }  // namespace ccb

@@ -74,6 +74,7 @@ static ordered job_json(const JobInfo& j) {
       {"bootstrap", j.bootstrap},
       {"transport", {{"name", j.transport}, {"settings", j.transport_settings}}},
       {"memory", j.memory},
+      {"wait", {{"spin_us", j.wait.spin.count()}, {"yield", j.wait.yield}, {"timeout_s", std::chrono::duration<double>(j.wait.timeout).count()}}},
       {"nic", {{"name", j.link.nic}, {"driver", j.link.driver}, {"firmware", j.link.firmware},
                {"reported_rate_gbps", j.link.line_rate_gbps}, {"tx_counter", j.link.tx_counter}}},
       {"line_rate_gbps", j.line_rate_gbps > 0 ? ordered(j.line_rate_gbps) : ordered(nullptr)},

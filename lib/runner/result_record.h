@@ -37,6 +37,7 @@ struct JobInfo {
   std::string transport;           // "tcp", "verbs"
   std::string transport_settings;  // Transport::describe()
   std::string memory = "host";     // the buffers' memory space (--memory)
+  WaitPolicy wait;                 // rank 0's: how long it spun, and whether it yielded
   LinkInfo link;
   double line_rate_gbps = 0;
   std::string line_rate_source;    // "--line-rate", "link" or "none"

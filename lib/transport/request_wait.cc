@@ -1,5 +1,7 @@
 #include "transport/request_wait.h"
 
+#include <sched.h>
+
 #include "core/error.h"
 
 namespace ccb {
@@ -9,7 +11,10 @@ IdleTracker::IdleTracker(Transport& transport, WaitPolicy policy)
 
 void IdleTracker::pause(const std::function<std::string()>& waiting_for) {
   const auto now = Clock::now();
-  if (now < since_ + policy_.spin) return;
+  if (now < since_ + policy_.spin) {
+    if (policy_.yield) sched_yield();
+    return;
+  }
   const auto deadline = since_ + policy_.timeout;
   if (now >= deadline) {
     ErrorContext ctx;

@@ -13,6 +13,10 @@ namespace ccb {
 struct WaitPolicy {
   std::chrono::microseconds spin{50};
   std::chrono::milliseconds timeout{60000};
+  // More ranks than CPUs on the host: each spin gives the CPU to whoever is runnable
+  // (Open MPI's mpi_yield_when_idle), so the peer that would complete the wait runs
+  // instead of waiting out the spinner's time slice or a wake through the socket.
+  bool yield = false;
 };
 
 // For loops that test several requests: call reset() when something moved and
