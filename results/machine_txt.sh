@@ -13,3 +13,20 @@ machine_txt() {
     for note in "$@"; do echo "$note"; done
   } >"$out/machine.txt"
 }
+
+# For the emulated-cluster benchmarks: cluster_bench_begin OUTDIR NOTE... makes OUTDIR
+# absolute (as $out), sets $build (BUILD, else build/) and $cluster (tools/netns/cluster),
+# writes machine.txt with the NOTEs, starts $out/commands.txt empty, and takes the
+# cluster down when the script exits.
+cluster_bench_begin() {
+  local dir=$1 root
+  shift
+  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  build=${BUILD:-$root/build}
+  cluster="$root/tools/netns/cluster"
+  mkdir -p "$dir"
+  out=$(cd "$dir" && pwd)
+  machine_txt "$out" "$@"
+  : >"$out/commands.txt"
+  trap '"$cluster" down' EXIT
+}

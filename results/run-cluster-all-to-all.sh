@@ -12,14 +12,8 @@ ccs=${3:-cubic bbr}
 rounds=${4:-2}
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$here/results/machine_txt.sh"
-build=${BUILD:-$here/build}
-cluster="$here/tools/netns/cluster"
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-machine_txt "$out" "command: results/run-cluster-all-to-all.sh $*" "cluster: 4 hosts, cables shaped to 2gbit" \
+cluster_bench_begin "$out" "command: results/run-cluster-all-to-all.sh $*" "cluster: 4 hosts, cables shaped to 2gbit" \
   "system congestion control: $(cat /proc/sys/net/ipv4/tcp_congestion_control)"
-: >"$out/commands.txt"
-trap '"$cluster" down' EXIT
 "$cluster" up --hosts 4 --rate 2gbit >"$out/cluster.txt"
 for ((round = 1; round <= rounds; round++)); do
   for cc in $ccs; do

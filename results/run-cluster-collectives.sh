@@ -8,13 +8,7 @@ out=${1:?usage: $0 OUTDIR [SIZES]}
 sizes=${2:-64K,1M,16M,64M}
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$here/results/machine_txt.sh"
-build=${BUILD:-$here/build}
-cluster="$here/tools/netns/cluster"
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-machine_txt "$out" "command: results/run-cluster-collectives.sh $*" "cluster: 4 hosts, cables shaped to 2gbit"
-: >"$out/commands.txt"
-trap '"$cluster" down' EXIT
+cluster_bench_begin "$out" "command: results/run-cluster-collectives.sh $*" "cluster: 4 hosts, cables shaped to 2gbit"
 "$cluster" up --hosts 4 --rate 2gbit >"$out/cluster.txt"
 for c in all_to_all send_recv broadcast reduce allreduce; do
   cmd=("$build/tools/ccbench" run --line-rate 2G --sizes "$sizes" --collective "$c" -n 10 -w 2 --json "$out/$c.json")

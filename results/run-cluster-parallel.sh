@@ -11,16 +11,11 @@ out=${1:?usage: $0 OUTDIR [PASSES]}
 passes=${2:-3}
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$here/results/machine_txt.sh"
-build=${BUILD:-$here/build}
-cluster="$here/tools/netns/cluster"
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-machine_txt "$out" "command: results/run-cluster-parallel.sh $*" "cluster: 4 hosts, cables shaped to 2gbit, 2 ranks per host"
+cluster_bench_begin "$out" "command: results/run-cluster-parallel.sh $*" "cluster: 4 hosts, cables shaped to 2gbit, 2 ranks per host"
 cat >"$out/tinyllama-1.1b.json" <<'JSON'
 {"name": "tinyllama-1.1b", "architecture": "llama", "hidden": 2048, "layers": 22, "ffn": 5632, "heads": 32,
  "kv_heads": 4, "vocab": 32000, "seq": 2048, "micro_batch": 1, "micro_batches": 4}
 JSON
-trap '"$cluster" down' EXIT
 "$cluster" up --hosts 4 --rate 2gbit >"$out/cluster.txt"
 cmd=("$build/tools/ccbench" run --profile "$out/tinyllama-1.1b.json" --parallel tp=2,pp=2,dp=2
      --trace-passes "$passes" --timeout 300 --json "$out/parallel.json")

@@ -11,13 +11,7 @@ sizes=${2:-16M,64M}
 rounds=${3:-3}
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$here/results/machine_txt.sh"
-build=${BUILD:-$here/build}
-cluster="$here/tools/netns/cluster"
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-machine_txt "$out" "command: results/run-hier-rails.sh $*" "cluster: 2 hosts, 2 ranks a host, cables shaped to 2gbit, 1 or 2 rails"
-: >"$out/commands.txt"
-trap '"$cluster" down' EXIT
+cluster_bench_begin "$out" "command: results/run-hier-rails.sh $*" "cluster: 2 hosts, 2 ranks a host, cables shaped to 2gbit, 1 or 2 rails"
 for ((round = 1; round <= rounds; round++)); do
   for rails in 1 2; do
     "$cluster" up --hosts 2 --rails "$rails" --rate 2gbit >"$out/cluster-$rails.txt"

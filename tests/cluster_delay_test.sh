@@ -12,12 +12,8 @@
 set -uo pipefail
 ccbench=$1 cluster=$2
 export CCB_DELAY_QUEUE=$3
-source "$(dirname "${BASH_SOURCE[0]}")/require_netns.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/cluster_test_prologue.sh" ccbd 81
 [[ -x $CCB_DELAY_QUEUE ]] || { echo "skipped: ccb-delay-queue not built (libnetfilter-queue-dev missing)"; exit 77; }
-prefix=ccbd$$ work=$(mktemp -d)
-c() { local sub=$1; shift; "$cluster" "$sub" --prefix "$prefix" --net 81 "$@"; }
-trap 'c down; rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 c up --hosts 2 --rate 1gbit --delay 5ms --loss 1% || fail "cluster up --delay 5ms --loss 1%"
 c run --port $((29700 + RANDOM % 100)) -- "$ccbench" run --sizes 8,1M --algo ring -n 20 -w 2 \

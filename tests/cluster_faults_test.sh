@@ -9,11 +9,9 @@
 # Usage: cluster_faults_test.sh CCBENCH CLUSTER. Exit 77 (skip) without root or netns.
 set -uo pipefail
 ccbench=$1 cluster=$2
-source "$(dirname "${BASH_SOURCE[0]}")/require_netns.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/cluster_test_prologue.sh" ccbf 80
 source "$(dirname "${BASH_SOURCE[0]}")/wait_for_result.sh"
-prefix=ccbf$$ work=$(mktemp -d) failed=0 timeout_s=5
-c() { local sub=$1; shift; "$cluster" "$sub" --prefix "$prefix" --net 80 "$@"; }
-trap 'c down; rm -rf "$work"' EXIT
+failed=0 timeout_s=5
 
 # fault NAME INJECT: runs the job, injects when the first size is on disk, checks.
 fault() {

@@ -10,11 +10,8 @@
 # Usage: cluster_launchers_test.sh BUILD_DIR CLUSTER. Exit 77 (skip) without root.
 set -uo pipefail
 build=$1 cluster=$2
-source "$(dirname "${BASH_SOURCE[0]}")/require_netns.sh"
-prefix=ccbl$$ work=$(mktemp -d)
-c() { local sub=$1; shift; "$cluster" "$sub" --prefix "$prefix" --net 82 "$@"; }
+source "$(dirname "${BASH_SOURCE[0]}")/cluster_test_prologue.sh" ccbl 82
 trap 'c slurm down >/dev/null 2>&1; c down; rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 cmake --install "$build" --prefix "$work/inst" >"$work/install.txt" 2>&1 || { cat "$work/install.txt"; fail "cmake --install"; }
 ccbench=$work/inst/bin/ccbench

@@ -11,11 +11,7 @@
 set -uo pipefail
 ccbench=$1 cluster=$2 spec=$4 shipped=$5
 export CCB_DELAY_QUEUE=$3
-source "$(dirname "${BASH_SOURCE[0]}")/require_netns.sh"
-prefix=ccbs$$ work=$(mktemp -d)
-c() { local sub=$1; shift; "$cluster" "$sub" --prefix "$prefix" --net 82 "$@"; }
-trap 'c down; rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/cluster_test_prologue.sh" ccbs 82
 
 # scan NAME EXPECTED_STATUS: runs the scan, keeps its output in $work/NAME.txt.
 scan() {

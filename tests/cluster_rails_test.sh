@@ -15,11 +15,7 @@
 # Usage: cluster_rails_test.sh CCBENCH CLUSTER. Exit 77 (skip) without root.
 set -uo pipefail
 ccbench=$1 cluster=$2
-source "$(dirname "${BASH_SOURCE[0]}")/require_netns.sh"
-prefix=ccbr$$ work=$(mktemp -d)
-c() { local sub=$1; shift; "$cluster" "$sub" --prefix "$prefix" --net 83 "$@"; }
-trap 'c down; rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/cluster_test_prologue.sh" ccbr 83
 # What each cable's host end has sent: h0e h0e1 h1e h1e1.
 sent() {
   local i k dev

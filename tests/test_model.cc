@@ -191,7 +191,7 @@ TEST_CASE("model fit of a hier sweep fits both legs; project takes them as measu
   f.hosts = 2;
   f.ranks_per_host = 2;
   for (double s = 4096; s <= 64 * kMiB; s *= 2) {
-    judge::HierLegs legs{0, predict_us("allreduce", "ring", 2, s / 2, across), 0, "ring", "shm"};
+    judge::HierLegs legs{0, predict_us("allreduce", "ring", 2, s / 2, across), 0, "ring", "ring", "shm"};
     legs.intra_before_us = legs.intra_after_us = predict_us("allreduce", "ring", 2, s, within) / 2;
     judge::Measured m = row("allreduce", 4, s, legs.intra_before_us + legs.inter_us + legs.intra_after_us);
     m.algorithm = "hier";
@@ -218,6 +218,50 @@ TEST_CASE("model fit of a hier sweep fits both legs; project takes them as measu
   CHECK_THAT(net.intra_source(), Catch::StartsWith("measured: fit of allreduce ring shm 2 ranks (hier within hosts)"));
   CHECK(net.intra_us("allreduce", "ring", 2, kMiB) == Approx(predict_us("allreduce", "ring", 2, kMiB, within)).epsilon(0.01));
   CHECK_FALSE(net.with_intra(CostParams{2, 1e-6, 0}, "given: flags").intra_measured());
+}
+
+// Each row as hier_collectives.cc runs it: ReduceScatter within then across the 1/K
+// share, AllGather across the share then within. Broadcast's legs are rank 0's view of
+// a root's sends, so they are not fitted.
+TEST_CASE("model fit of hier ReduceScatter and AllGather sweeps fits each one's legs; Broadcast's are left out",
+          "[model][hier]") {
+  const CostParams within{5, 1e-4, 0}, across{50, 4e-3, 0};
+  judge::ResultFile f;
+  f.path = "hier.json";
+  f.machine = "test x2";
+  f.hosts = 4;
+  f.ranks_per_host = 2;
+  for (double s = 4096; s <= 64 * kMiB; s *= 2) {
+    const double rs_in = predict_us("reduce_scatter", "ring", 2, s, within), rs_out = predict_us("reduce_scatter", "ring", 4, s / 2, across);
+    const double ag_out = predict_us("all_gather", "ring", 4, s / 2, across), ag_in = predict_us("all_gather", "ring", 2, s, within);
+    const double bc_out = predict_us("broadcast", "tree", 4, s, across), bc_in = predict_us("broadcast", "ring", 2, s, within);
+    for (auto [collective, legs] : {std::pair{"reduce_scatter", judge::HierLegs{rs_in, rs_out, 0, "ring", "ring", "shm"}},
+                                    std::pair{"all_gather", judge::HierLegs{0, ag_out, ag_in, "ring", "ring", "shm"}},
+                                    std::pair{"broadcast", judge::HierLegs{0, bc_out, bc_in, "tree", "ring", "shm"}}}) {
+      judge::Measured m = row(collective, 8, s, legs.intra_before_us + legs.inter_us + legs.intra_after_us);
+      m.algorithm = "hier";
+      m.legs = legs;
+      f.results.push_back(m);
+    }
+    f.results.push_back(row("allreduce", 8, s, predict_us("allreduce", "ring", 8, s, across)));  // flat, for the projection
+  }
+  const FitReport fit = fit_results({f});
+  for (const char* collective : {"reduce_scatter", "all_gather"}) {
+    INFO(collective);
+    const GroupFit* in_host = fit.find({"shm", collective, "ring", 2, kLegWithinHosts});
+    const GroupFit* over_hosts = fit.find({"tcp", collective, "ring", 4, kLegAcrossHosts});
+    REQUIRE(in_host != nullptr);
+    REQUIRE(over_hosts != nullptr);
+    CHECK(in_host->segments.back().params.alpha_us == Approx(5).epsilon(0.01));
+    CHECK(in_host->segments.back().params.bandwidth_gbps() == Approx(10).epsilon(0.01));
+    CHECK(over_hosts->segments.back().params.alpha_us == Approx(50).epsilon(0.01));
+    CHECK(over_hosts->segments.back().params.bandwidth_gbps() == Approx(0.25).epsilon(0.01));
+  }
+  CHECK(fit.find({"shm", "broadcast", "ring", 2, kLegWithinHosts}) == nullptr);
+  CHECK(fit.find({"tcp", "broadcast", "tree", 4, kLegAcrossHosts}) == nullptr);
+  // With no AllReduce leg, the projection's within-node link is the ReduceScatter's.
+  CHECK_THAT(Network::from_fit(fit, "").intra_source(),
+             Catch::StartsWith("measured: fit of reduce_scatter ring shm 2 ranks (hier within hosts)"));
 }
 
 TEST_CASE("a group spanning nodes runs hierarchically, and layouts must fit", "[model]") {

@@ -37,6 +37,7 @@ void hier_allreduce(Communicator& world, const ChunkPolicy& chunks, const Collec
                                : h.inter_algorithm();
     d.run(h.inter(), chunks, algo, rail);
     h.legs().inter_algorithm = algo;
+    h.legs().intra_algorithm = Algorithm::kRing;
     if (a.op == ReduceOp::kAvg) divide(rail.recv.data(), mine.count, a.dtype, world.size());
   }
   {

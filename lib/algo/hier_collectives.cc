@@ -1,12 +1,14 @@
 #include "algo/hier_collectives.h"
 
 #include <cstring>
+#include <utility>
 
 #include "algo/algorithm_choice.h"
 #include "algo/all_gather.h"
 #include "algo/collectives.h"
 #include "algo/host_hierarchy.h"
 #include "algo/reduce_scatter.h"
+#include "core/error.h"
 #include "core/reduce.h"
 
 namespace ccb {
@@ -64,7 +66,7 @@ void hier_reduce_scatter(Communicator& world, const ChunkPolicy& chunks, const C
     RingReduceScatter(h.inter(), chunks).run(rail);
     if (a.op == ReduceOp::kAvg) divide(a.recv.data(), a.count, a.dtype, world.size());
   }
-  h.legs().inter_algorithm = Algorithm::kRing;
+  h.legs().inter_algorithm = h.legs().intra_algorithm = Algorithm::kRing;
   ++h.legs().calls;
 }
 
@@ -91,35 +93,62 @@ void hier_all_gather(Communicator& world, const ChunkPolicy& chunks, const Colle
     RingAllGather(h.intra(), chunks).run(host);
     repack(h, a.recv.data(), packed.data, part, false);
   }
-  h.legs().inter_algorithm = Algorithm::kRing;
+  h.legs().inter_algorithm = h.legs().intra_algorithm = Algorithm::kRing;
   ++h.legs().calls;
+}
+
+// The root's (host, local rank).
+static std::pair<int, int> root_place(HostHierarchy& h, int root) {
+  for (int host = 0; host < h.inter().size(); ++host)
+    for (int local = 0; local < h.intra().size(); ++local)
+      if (h.world_rank(host, local) == root) return {host, local};
+  throw_invalid("--root " + std::to_string(root) + " is not on any host of the hierarchy");
 }
 
 void hier_broadcast(Communicator& world, const ChunkPolicy& chunks, const CollectiveArgs& a) {
   HostHierarchy& h = hierarchy_of(world);
-  int root_host = 0, root_local = 0;
-  for (int host = 0; host < h.inter().size(); ++host)
-    for (int local = 0; local < h.intra().size(); ++local)
-      if (h.world_rank(host, local) == a.root) root_host = host, root_local = local;
-  const CollectiveDescriptor& d = describe(CollectiveKind::kBroadcast);
-  const uint64_t bytes = static_cast<uint64_t>(a.count) * dtype_size(a.dtype);
-  const Algorithm across = inter_broadcast_algorithm(h, bytes);
-  if (h.intra().rank() == root_local) {
+  if (a.count == 0) return;
+  const auto [root_host, root_local] = root_place(h, a.root);
+  const int per_host = h.intra().size();
+  const size_t esize = dtype_size(a.dtype);
+  const size_t part = (a.count + static_cast<size_t>(per_host) - 1) / static_cast<size_t>(per_host);  // elements
+  const size_t part_bytes = part * esize;
+  const Algorithm across = inter_broadcast_algorithm(h, part_bytes);
+  // Padded to K equal parts: the last may hold fewer of the buffer's elements.
+  const StagedBuffer staged = h.staging(0, part_bytes * static_cast<size_t>(per_host));
+  const size_t mine = static_cast<size_t>(h.intra().rank()) * part_bytes;
+  {
+    LegTimer timer(h.legs().intra_before_us);
+    const bool root = world.rank() == a.root;
+    if (root) std::memcpy(staged.data, a.send.data(), a.count * esize);
+    if (h.inter().rank() == root_host) {
+      CollectiveArgs host = a;
+      host.send = staged.intra;
+      host.recv = {staged.intra.region, staged.intra.offset + mine};
+      host.count = part;
+      host.root = root_local;
+      describe(CollectiveKind::kScatter).run(h.intra(), chunks, Algorithm::kDirect, host);
+    }
+  }
+  {
     LegTimer timer(h.legs().inter_us);
     CollectiveArgs rail = a;
-    rail.send = h.on_inter(a.send);
-    rail.recv = h.on_inter(a.recv);
+    rail.send = rail.recv = {staged.inter.region, staged.inter.offset + mine};
+    rail.count = part;
     rail.root = root_host;
-    d.run(h.inter(), chunks, across, rail);
+    describe(CollectiveKind::kBroadcast).run(h.inter(), chunks, across, rail);
   }
   {
     LegTimer timer(h.legs().intra_after_us);
     CollectiveArgs host = a;
-    host.send = host.recv = h.on_intra(a.recv);  // the root's local rank holds it in recv now
-    host.root = root_local;
-    d.run(h.intra(), chunks, shipped_algorithm(d, h.intra().size(), bytes), host);
+    host.send = {staged.intra.region, staged.intra.offset + mine};
+    host.recv = staged.intra;
+    host.count = part;
+    RingAllGather(h.intra(), chunks).run(host);
+    std::memcpy(a.recv.data(), staged.data, a.count * esize);
   }
   h.legs().inter_algorithm = across;
+  h.legs().intra_algorithm = Algorithm::kRing;
   ++h.legs().calls;
 }
 

@@ -6,10 +6,11 @@
 //    reduce-scatter across the hosts, over l's rail, gives each rank its own part.
 //  - AllGather: the reverse. A ring all-gather across the hosts on each rail, a ring
 //    all-gather of the blocks within each host, then the parts unpacked to world order.
-//  - Broadcast: the root's rail broadcasts across the hosts from the root's host, then
-//    each host broadcasts from the root's local rank. One rail carries it (a split
-//    over every rail, scatter first, is not built).
-// Every rail carries 1/K of the bytes for ReduceScatter and AllGather, as for AllReduce.
+//  - Broadcast: split over every rail, as NCCL spreads it over its channels. Within the
+//    root's host the root scatters the buffer in K parts (padded to equal ones); across
+//    the hosts each local rank l broadcasts part l from the root's host over its own
+//    rail; within each host a ring all-gather puts the parts together.
+// Every rail carries 1/K of the bytes, for all four collectives.
 #pragma once
 #include "algo/collective.h"
 #include "algo/communicator.h"

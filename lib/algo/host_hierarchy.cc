@@ -43,7 +43,7 @@ HostHierarchy& hierarchy_of(Communicator& world) {
 LegTimes LegTimes::per_call() const {
   if (calls == 0) return {};
   const double n = static_cast<double>(calls);
-  return {intra_before_us / n, inter_us / n, intra_after_us / n, 1, inter_algorithm, intra_transport};
+  return {intra_before_us / n, inter_us / n, intra_after_us / n, 1, inter_algorithm, intra_algorithm, intra_transport};
 }
 
 // Keyed by the world region's serial, never its address: a freed buffer's successor

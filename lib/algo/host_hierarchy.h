@@ -29,6 +29,7 @@ struct LegTimes {
   double intra_after_us = 0;   // within the host, after
   uint64_t calls = 0;
   Algorithm inter_algorithm = Algorithm::kAuto;  // what the last call ran across hosts
+  Algorithm intra_algorithm = Algorithm::kRing;  // what it ran within a host (broadcast's by size)
   std::string intra_transport;                   // what the legs within a host ran on: "shm", "tcp"
   LegTimes per_call() const;  // each leg's mean over the calls (zeros without calls)
 };

@@ -32,7 +32,7 @@ std::vector<int> node_ids(const std::string& root) {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(fs::path(root) / "sys/devices/system/node", ec)) {
     const std::string n = e.path().filename().string();
-    if (n.size() > 4 && n.starts_with("node") && std::all_of(n.begin() + 4, n.end(), ::isdigit))
+    if (n.size() > 4 && n.size() <= 12 && n.starts_with("node") && std::all_of(n.begin() + 4, n.end(), ::isdigit))
       ids.push_back(std::stoi(n.substr(4)));
   }
   std::sort(ids.begin(), ids.end());
@@ -96,7 +96,8 @@ TransportChoice rank_rail(const TransportChoice& t, int local_rank, const std::s
   if (nics.size() < 2) return t;  // the transport opens the one there is, or names why not
   const int node = home_numa_node(root, allowed_cpus());
   TransportChoice paired = t;
-  paired.verbs.device = nics[nearest_nic(nics, local_rank, node, [&root](int a, int b) { return numa_distance(root, a, b); })].name;
+  auto distance = [&root](int a, int b) { return numa_distance(root, a, b); };
+  paired.verbs.device = nics[nearest_nic(nics, local_rank, node, distance)].name;
   return paired;
 }
 

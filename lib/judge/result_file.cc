@@ -54,7 +54,7 @@ std::optional<HierLegs> legs_of(const json& r) {
   if (!r.contains("legs_us")) return std::nullopt;
   const json& l = r.at("legs_us");
   return HierLegs{l.at("intra_before").get<double>(), l.at("inter").get<double>(), l.at("intra_after").get<double>(),
-                  l.value("inter_algo", ""), l.value("intra_transport", "")};
+                  l.value("inter_algo", ""), l.value("intra_algo", ""), l.value("intra_transport", "")};
 }
 
 void read_layout(const json& job, ResultFile& f) {

@@ -14,6 +14,7 @@ namespace ccb::judge {
 struct HierLegs {
   double intra_before_us = 0, inter_us = 0, intra_after_us = 0;
   std::string inter_algorithm;  // what ran across hosts: "ring"
+  std::string intra_algorithm;  // what ran within a host: "ring" ("" in older records: ring)
   std::string intra_transport;  // what the legs within a host ran on: "shm" ("" in older records)
 };
 

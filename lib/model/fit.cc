@@ -186,19 +186,41 @@ GroupFit fit_group(const FitKey& key, std::vector<FitPoint> points) {
   return g;
 }
 
-using LegPoints = std::map<std::tuple<std::string, std::string, int, std::string>, std::vector<FitPoint>>;
+// (collective, transport, algorithm, ranks, leg)
+using LegPoints = std::map<std::tuple<std::string, std::string, std::string, int, std::string>, std::vector<FitPoint>>;
 
-// An --algo hier AllReduce row's two legs, as the flat collectives they are (fit.h).
+// How each two-level collective's legs are the flat collectives they run
+// (algo/hier_collectives.cc), for a buffer of S bytes over hosts of K ranks.
+struct HierShape {
+  const char* collective;
+  bool within_before, within_after;  // the within-host timings that make its within leg (S bytes)
+  bool across_share;                 // across hosts: each local rank's 1/K share (S/K), else all S
+};
+// Broadcast has none: its legs are timed on rank 0, and a root's leg ends when its sends
+// are handed over (to a socket's buffer, or a ring), not when the other hosts have them.
+constexpr HierShape kHierShapes[] = {
+    {"allreduce", true, true, true},        // reduce-scatter and all-gather: a ring AllReduce's cost
+    {"reduce_scatter", true, false, true},  // reduce-scatter within, then across
+    {"all_gather", false, true, true},      // all-gather across, then within
+};
+
+// An --algo hier row's two legs, as the flat collectives they are (fit.h).
 static void add_legs(const judge::ResultFile& file, const judge::Measured& m, LegPoints& legs) {
-  if (!m.legs || m.collective != "allreduce" || m.in_place || file.ranks_per_host < 1) return;
+  if (!m.legs || m.in_place || file.ranks_per_host < 1) return;
+  const auto shape = std::find_if(std::begin(kHierShapes), std::end(kHierShapes),
+                                  [&](const HierShape& s) { return m.collective == s.collective; });
+  if (shape == std::end(kHierShapes)) return;
   const int per_host = file.ranks_per_host, hosts = file.hosts;
   const judge::HierLegs& l = *m.legs;
   const double bytes = static_cast<double>(m.bytes);
-  const double within = l.intra_before_us + l.intra_after_us;
-  if (per_host > 1 && within > 0)
-    legs[{l.intra_transport.empty() ? "shm" : l.intra_transport, "ring", per_host, kLegWithinHosts}].push_back({per_host, bytes, within});
-  if (hosts > 1 && l.inter_us > 0 && find_formula("allreduce", l.inter_algorithm) != nullptr)
-    legs[{m.transport, l.inter_algorithm, hosts, kLegAcrossHosts}].push_back({hosts, bytes / per_host, l.inter_us});
+  const double within = (shape->within_before ? l.intra_before_us : 0) + (shape->within_after ? l.intra_after_us : 0);
+  const std::string within_algorithm = l.intra_algorithm.empty() ? "ring" : l.intra_algorithm;
+  if (per_host > 1 && within > 0 && find_formula(m.collective, within_algorithm) != nullptr)
+    legs[{m.collective, l.intra_transport.empty() ? "shm" : l.intra_transport, within_algorithm, per_host, kLegWithinHosts}]
+        .push_back({per_host, bytes, within});
+  if (hosts > 1 && l.inter_us > 0 && find_formula(m.collective, l.inter_algorithm) != nullptr)
+    legs[{m.collective, m.transport, l.inter_algorithm, hosts, kLegAcrossHosts}].push_back(
+        {hosts, shape->across_share ? bytes / per_host : bytes, l.inter_us});
 }
 
 FitReport fit_results(const std::vector<judge::ResultFile>& files, const std::vector<int>& ranks_filter) {
@@ -221,7 +243,8 @@ FitReport fit_results(const std::vector<judge::ResultFile>& files, const std::ve
   }
   if (by_group.empty() && legs.empty())
     throw_invalid("model fit: no sweep in the files has a cost model (sweeps of allreduce, reduce_scatter, all_gather, "
-                  "broadcast, reduce, all_to_all, gather, scatter, send_recv)");
+                  "broadcast, reduce, all_to_all, gather, scatter, send_recv, flat; of allreduce, reduce_scatter and "
+                  "all_gather, --algo hier)");
   std::map<std::tuple<std::string, std::string, std::string>, std::vector<FitPoint>> across;
   std::map<std::tuple<std::string, std::string, std::string>, std::set<int>> world_sizes;
   for (const auto& [k, pts] : by_group) {
@@ -234,10 +257,15 @@ FitReport fit_results(const std::vector<judge::ResultFile>& files, const std::ve
   for (const auto& [k, pts] : across)
     if (world_sizes[k].size() > 1)
       report.groups.push_back(fit_group({std::get<0>(k), std::get<1>(k), std::get<2>(k), 0, ""}, pts));
+  // A leg whose algorithm changed with the size (--inter-algo auto) may hold fewer sizes
+  // than a fit needs; it is left out, where a flat group would be an error.
   for (const auto& [k, pts] : legs) {
-    const auto& [transport, algorithm, ranks, leg] = k;
-    report.groups.push_back(fit_group({transport, "allreduce", algorithm, ranks, leg}, pts));
+    const auto& [collective, transport, algorithm, ranks, leg] = k;
+    if (distinct_sizes(pts) >= kMinPoints) report.groups.push_back(fit_group({transport, collective, algorithm, ranks, leg}, pts));
   }
+  if (report.groups.empty())
+    throw_invalid("model fit: each leg of the hier sweep ran one algorithm at fewer than 3 sizes: measure more sizes "
+                  "(ccbench run --algo hier -b 64K -e 64M)");
   split_gamma(report.groups);
   return report;
 }

@@ -26,10 +26,13 @@
 
 namespace ccb::model {
 
-// An --algo hier AllReduce sweep is also fitted leg by leg, each leg as the flat
-// collective it is: within a host, the ring reduce-scatter and all-gather (a ring
-// AllReduce of the whole buffer over the host's ranks, on --intra's transport); across
-// hosts, each local rank's AllReduce of its 1/K share over the hosts by --inter-algo.
+// An --algo hier sweep is also fitted leg by leg, each leg as the flat collective it is
+// (fit.cc's kHierShapes). AllReduce: within a host, the ring reduce-scatter and
+// all-gather (a ring AllReduce of the whole buffer over the host's ranks, on --intra's
+// transport); across hosts, each local rank's AllReduce of its 1/K share over the hosts
+// by --inter-algo. ReduceScatter and AllGather: a ring of the same collective within a
+// host over the whole buffer, and one across hosts over the 1/K share. Broadcast's legs
+// are not fitted: rank 0 times them, and a root's leg ends when its sends are handed over.
 inline constexpr const char* kLegWithinHosts = "hier within hosts";
 inline constexpr const char* kLegAcrossHosts = "hier across hosts";
 

@@ -23,11 +23,17 @@ const GroupFit* best_group(const FitReport& fit, const std::string& transport, c
 }
 
 // The within-host leg of a hier sweep: what a node's ranks measured among themselves.
+// AllReduce's first (the collective projections price most), then the other ring legs,
+// each the widest host it was measured on: every leg fits the same link's a and b.
 const GroupFit* within_host_leg(const FitReport& fit) {
-  const GroupFit* widest = nullptr;
-  for (const GroupFit& g : fit.groups)
-    if (g.key.leg == kLegWithinHosts && (widest == nullptr || g.key.ranks > widest->key.ranks)) widest = &g;
-  return widest;
+  for (const char* collective : {"allreduce", "reduce_scatter", "all_gather"}) {
+    const GroupFit* widest = nullptr;
+    for (const GroupFit& g : fit.groups)
+      if (g.key.leg == kLegWithinHosts && g.key.collective == collective && (widest == nullptr || g.key.ranks > widest->key.ranks))
+        widest = &g;
+    if (widest != nullptr) return widest;
+  }
+  return nullptr;
 }
 
 std::string ranks_text(const GroupFit& g) {

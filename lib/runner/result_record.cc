@@ -74,7 +74,8 @@ static ordered job_json(const JobInfo& j) {
       {"bootstrap", j.bootstrap},
       {"transport", {{"name", j.transport}, {"settings", j.transport_settings}}},
       {"memory", j.memory},
-      {"wait", {{"spin_us", j.wait.spin.count()}, {"yield", j.wait.yield}, {"timeout_s", std::chrono::duration<double>(j.wait.timeout).count()}}},
+      {"wait", {{"spin_us", j.wait.spin.count()}, {"yield", j.wait.yield},
+                {"timeout_s", std::chrono::duration<double>(j.wait.timeout).count()}}},
       {"nic", {{"name", j.link.nic}, {"driver", j.link.driver}, {"firmware", j.link.firmware},
                {"reported_rate_gbps", j.link.line_rate_gbps}, {"tx_counter", j.link.tx_counter}}},
       {"line_rate_gbps", j.line_rate_gbps > 0 ? ordered(j.line_rate_gbps) : ordered(nullptr)},
@@ -112,7 +113,7 @@ static ordered pass_json(const SizeResult& r, bool samples) {
   if (r.legs)
     j["legs_us"] = {{"intra_before", r.legs->intra_before_us}, {"inter", r.legs->inter_us},
                     {"intra_after", r.legs->intra_after_us}, {"inter_algo", algorithm_name(r.legs->inter_algorithm)},
-                    {"intra_transport", r.legs->intra_transport}};
+                    {"intra_algo", algorithm_name(r.legs->intra_algorithm)}, {"intra_transport", r.legs->intra_transport}};
   if (!r.hop_in_us.empty()) {
     j["hop_in_us"] = r.hop_in_us;  // at r: the median transfer of a ring message r-1 -> r
     if (auto h = slowest_hop(r.hop_in_us)) j["slowest_hop"] = {{"from", h->from}, {"to", h->to}, {"us", h->us}, {"ratio", h->ratio}};
