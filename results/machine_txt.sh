@@ -30,3 +30,15 @@ cluster_bench_begin() {
   : >"$out/commands.txt"
   trap '"$cluster" down' EXIT
 }
+
+# cluster_bench_on_rails RAILS OUTPUT CCBENCH_ARGS...: after cluster_bench_begin, brings up
+# 2 emulated hosts with RAILS cables each at 2 Gbit/s (its report in cluster-RAILS.txt),
+# logs the commands to commands.txt, and runs ccbench with 2 ranks a host into OUTPUT.
+cluster_bench_on_rails() {
+  local rails=$1 output=$2
+  shift 2
+  "$cluster" up --hosts 2 --rails "$rails" --rate 2gbit >"$out/cluster-$rails.txt"
+  echo "$cluster up --hosts 2 --rails $rails --rate 2gbit; $cluster run --ranks-per-host 2 -- $build/tools/ccbench $*" \
+    >>"$out/commands.txt"
+  "$cluster" run --ranks-per-host 2 -- "$build/tools/ccbench" "$@" >"$output" 2>&1
+}

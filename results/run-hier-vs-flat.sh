@@ -13,11 +13,8 @@ source "$here/results/machine_txt.sh"
 cluster_bench_begin "$out" "command: results/run-hier-vs-flat.sh $*" "cluster: 2 hosts, 2 ranks a host, cables shaped to 2gbit, 1 or 2 rails"
 for ((round = 1; round <= rounds; round++)); do
   for rails in 1 2; do
-    "$cluster" up --hosts 2 --rails "$rails" --rate 2gbit >/dev/null
-    cmd=("$build/tools/ccbench" run --algo ring,tree,rd,hier --ranks-per-host 2 -b 4K -e 16M -f 4 -n 10 -w 2 --spin-us 0
-         --json "$out/rails$rails-round$round.json")
-    echo "$cluster up --hosts 2 --rails $rails --rate 2gbit; $cluster run --ranks-per-host 2 -- ${cmd[*]}" >>"$out/commands.txt"
-    "$cluster" run --ranks-per-host 2 -- "${cmd[@]}" >"$out/rails$rails-round$round.txt" 2>&1
+    cluster_bench_on_rails "$rails" "$out/rails$rails-round$round.txt" run --algo ring,tree,rd,hier --ranks-per-host 2 \
+      -b 4K -e 16M -f 4 -n 10 -w 2 --spin-us 0 --json "$out/rails$rails-round$round.json"
   done
 done
 python3 - "$out" "$rounds" <<'PY' | tee "$out/summary.txt"

@@ -42,6 +42,29 @@ judge::ResultFile synthetic(const std::string& collective, int ranks, const Cost
 
 const CostParams kTruth{25, 1e-3 / 1.25, 1e-3 / 5};  // 25 us, 1.25 GB/s, reduce at 5 GB/s
 
+// A record of a hier sweep on `hosts` hosts of `per_host` ranks, its rows to come.
+judge::ResultFile hier_file(int hosts, int per_host) {
+  judge::ResultFile f;
+  f.path = "hier.json";
+  f.machine = "test x2";
+  f.hosts = hosts;
+  f.ranks_per_host = per_host;
+  return f;
+}
+
+// Both legs of `collective` fitted back to the tests' parameters: within a host of 2 ranks
+// a 5 us and 10 GB/s (shm), across `hosts` hosts a 50 us and 0.25 GB/s (tcp), both rings.
+void check_legs(const FitReport& fit, const std::string& collective, int hosts) {
+  const GroupFit* in_host = fit.find({"shm", collective, "ring", 2, kLegWithinHosts});
+  const GroupFit* over_hosts = fit.find({"tcp", collective, "ring", hosts, kLegAcrossHosts});
+  REQUIRE(in_host != nullptr);
+  REQUIRE(over_hosts != nullptr);
+  CHECK(in_host->segments.back().params.alpha_us == Approx(5).epsilon(0.01));
+  CHECK(in_host->segments.back().params.bandwidth_gbps() == Approx(10).epsilon(0.01));
+  CHECK(over_hosts->segments.back().params.alpha_us == Approx(50).epsilon(0.01));
+  CHECK(over_hosts->segments.back().params.bandwidth_gbps() == Approx(0.25).epsilon(0.01));
+}
+
 }  // namespace
 
 TEST_CASE("each cost formula, at 4 ranks and 1 MiB", "[model]") {
@@ -185,11 +208,7 @@ TEST_CASE("projecting a DDP step: the profile's calls at each scale", "[model]")
 // within-host leg as its node's measured parameters.
 TEST_CASE("model fit of a hier sweep fits both legs; project takes them as measured", "[model][hier]") {
   const CostParams within{5, 1e-4, 0}, across{50, 4e-3, 0};
-  judge::ResultFile f;
-  f.path = "hier.json";
-  f.machine = "test x2";
-  f.hosts = 2;
-  f.ranks_per_host = 2;
+  judge::ResultFile f = hier_file(2, 2);
   for (double s = 4096; s <= 64 * kMiB; s *= 2) {
     judge::HierLegs legs{0, predict_us("allreduce", "ring", 2, s / 2, across), 0, "ring", "ring", "shm"};
     legs.intra_before_us = legs.intra_after_us = predict_us("allreduce", "ring", 2, s, within) / 2;
@@ -199,14 +218,7 @@ TEST_CASE("model fit of a hier sweep fits both legs; project takes them as measu
     f.results.push_back(m);
   }
   const FitReport fit = fit_results({f});
-  const GroupFit* in_host = fit.find({"shm", "allreduce", "ring", 2, kLegWithinHosts});
-  const GroupFit* over_hosts = fit.find({"tcp", "allreduce", "ring", 2, kLegAcrossHosts});
-  REQUIRE(in_host != nullptr);
-  REQUIRE(over_hosts != nullptr);
-  CHECK(in_host->segments.back().params.alpha_us == Approx(5).epsilon(0.01));
-  CHECK(in_host->segments.back().params.bandwidth_gbps() == Approx(10).epsilon(0.01));
-  CHECK(over_hosts->segments.back().params.alpha_us == Approx(50).epsilon(0.01));
-  CHECK(over_hosts->segments.back().params.bandwidth_gbps() == Approx(0.25).epsilon(0.01));
+  check_legs(fit, "allreduce", 2);
   CHECK_THAT(fit_table(fit), Catch::Contains("allreduce ring shm 2 ranks (hier within hosts)") &&
                                  Catch::Contains("allreduce ring tcp 2 ranks (hier across hosts)"));
   const FitReport again = fit_from_json(fit_json(fit), "fit.json");
@@ -226,11 +238,7 @@ TEST_CASE("model fit of a hier sweep fits both legs; project takes them as measu
 TEST_CASE("model fit of hier ReduceScatter and AllGather sweeps fits each one's legs; Broadcast's are left out",
           "[model][hier]") {
   const CostParams within{5, 1e-4, 0}, across{50, 4e-3, 0};
-  judge::ResultFile f;
-  f.path = "hier.json";
-  f.machine = "test x2";
-  f.hosts = 4;
-  f.ranks_per_host = 2;
+  judge::ResultFile f = hier_file(4, 2);
   for (double s = 4096; s <= 64 * kMiB; s *= 2) {
     const double rs_in = predict_us("reduce_scatter", "ring", 2, s, within), rs_out = predict_us("reduce_scatter", "ring", 4, s / 2, across);
     const double ag_out = predict_us("all_gather", "ring", 4, s / 2, across), ag_in = predict_us("all_gather", "ring", 2, s, within);
@@ -248,14 +256,7 @@ TEST_CASE("model fit of hier ReduceScatter and AllGather sweeps fits each one's 
   const FitReport fit = fit_results({f});
   for (const char* collective : {"reduce_scatter", "all_gather"}) {
     INFO(collective);
-    const GroupFit* in_host = fit.find({"shm", collective, "ring", 2, kLegWithinHosts});
-    const GroupFit* over_hosts = fit.find({"tcp", collective, "ring", 4, kLegAcrossHosts});
-    REQUIRE(in_host != nullptr);
-    REQUIRE(over_hosts != nullptr);
-    CHECK(in_host->segments.back().params.alpha_us == Approx(5).epsilon(0.01));
-    CHECK(in_host->segments.back().params.bandwidth_gbps() == Approx(10).epsilon(0.01));
-    CHECK(over_hosts->segments.back().params.alpha_us == Approx(50).epsilon(0.01));
-    CHECK(over_hosts->segments.back().params.bandwidth_gbps() == Approx(0.25).epsilon(0.01));
+    check_legs(fit, collective, 4);
   }
   CHECK(fit.find({"shm", "broadcast", "ring", 2, kLegWithinHosts}) == nullptr);
   CHECK(fit.find({"tcp", "broadcast", "tree", 4, kLegAcrossHosts}) == nullptr);
