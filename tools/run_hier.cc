@@ -76,7 +76,7 @@ static std::pair<std::string, std::string> host_legs(CollectiveKind k) {
   switch (k) {
     case CollectiveKind::kReduceScatter: return {"pack and reduce-scatter", ""};
     case CollectiveKind::kAllGather: return {"", "all-gather and unpack"};
-    case CollectiveKind::kBroadcast: return {"", "broadcast"};
+    case CollectiveKind::kBroadcast: return {"scatter on the root's host", "all-gather"};
     default: return {"reduce-scatter", "all-gather"};
   }
 }

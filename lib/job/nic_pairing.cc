@@ -4,7 +4,7 @@
 #include <climits>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <tuple>
 
 #include "job/rails.h"
 #include "metrics/host_manifest.h"

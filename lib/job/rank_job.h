@@ -24,7 +24,7 @@ struct JobSettings {
   std::chrono::milliseconds timeout{60000};  // a silent peer is declared gone after this
   std::chrono::microseconds spin{50};
   bootstrap::JobFingerprint fingerprint;
-  bool yield = false;  // set by run_as_rank: this rank's host holds more ranks than it has CPUs
+  bool yield = false;  // set by run_as_rank: its machine holds more ranks than the CPUs it may run on
   WaitPolicy wait_policy() const { return WaitPolicy{spin, timeout, yield}; }
 };
 
