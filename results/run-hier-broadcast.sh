@@ -17,15 +17,13 @@ for ((round = 1; round <= rounds; round++)); do
       --ranks-per-host 2 --sizes "$sizes" -n 5 -w 1 --spin-us 0 --json "$out/rails$rails-round$round.json"
   done
 done
-python3 - "$out" "$rounds" <<'PY' | tee "$out/summary.txt"
-import json, os, statistics, sys
+PYTHONPATH="$here/results" python3 - "$out" "$rounds" <<'PY' | tee "$out/summary.txt"
+import statistics, sys
+from rails_rounds import rails_rows
 out, rounds = sys.argv[1], int(sys.argv[2])
 t = {}
-for rails in (1, 2):
-    for rnd in range(1, rounds + 1):
-        for r in json.load(open(os.path.join(out, f"rails{rails}-round{rnd}.json")))["results"]:
-            assert r["wrong"] == 0, r
-            t.setdefault((rails, r["algorithm"], r["bytes"]), []).append(r["time_us"])
+for rails, r in rails_rows(out, rounds):
+    t.setdefault((rails, r["algorithm"], r["bytes"]), []).append(r["time_us"])
 print(f"Broadcast time_ms, medians of {rounds} rounds; hier/best: hier's time over the faster flat algorithm's")
 print(f"{'rails':>5s} {'bytes':>10s} {'hier':>9s} {'ring':>9s} {'tree':>9s} {'hier/best':>9s}")
 for rails in (1, 2):

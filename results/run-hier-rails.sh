@@ -18,16 +18,14 @@ for ((round = 1; round <= rounds; round++)); do
       -d int32 -n 5 -w 1 --spin-us 0 --line-rate 2G --json "$out/rails$rails-round$round.json"
   done
 done
-python3 - "$out" "$rounds" <<'PY' | tee "$out/summary.txt"
-import json, os, statistics, sys
+PYTHONPATH="$here/results" python3 - "$out" "$rounds" <<'PY' | tee "$out/summary.txt"
+import statistics, sys
+from rails_rounds import rails_rows
 out, rounds = sys.argv[1], int(sys.argv[2])
 busbw, legs = {}, {}
-for rails in (1, 2):
-    for rnd in range(1, rounds + 1):
-        for r in json.load(open(os.path.join(out, f"rails{rails}-round{rnd}.json")))["results"]:
-            assert r["wrong"] == 0, r
-            busbw.setdefault((rails, r["bytes"]), []).append(r["busbw_gbps"])
-            legs.setdefault((rails, r["bytes"]), []).append(r["legs_us"]["inter"])
+for rails, r in rails_rows(out, rounds):
+    busbw.setdefault((rails, r["bytes"]), []).append(r["busbw_gbps"])
+    legs.setdefault((rails, r["bytes"]), []).append(r["legs_us"]["inter"])
 print(f"{'bytes':>10s} {'1 rail GB/s':>12s} {'2 rails GB/s':>13s} {'ratio':>6s}  {'inter leg us (1 / 2 rails)':>28s}   (medians of {rounds} rounds)")
 for size in sorted({s for _, s in busbw}):
     one, two = statistics.median(busbw[(1, size)]), statistics.median(busbw[(2, size)])

@@ -17,15 +17,13 @@ for ((round = 1; round <= rounds; round++)); do
       -b 4K -e 16M -f 4 -n 10 -w 2 --spin-us 0 --json "$out/rails$rails-round$round.json"
   done
 done
-python3 - "$out" "$rounds" <<'PY' | tee "$out/summary.txt"
-import json, os, statistics, sys
+PYTHONPATH="$here/results" python3 - "$out" "$rounds" <<'PY' | tee "$out/summary.txt"
+import statistics, sys
+from rails_rounds import rails_rows
 out, rounds = sys.argv[1], int(sys.argv[2])
 t = {}
-for rails in (1, 2):
-    for rnd in range(1, rounds + 1):
-        for r in json.load(open(os.path.join(out, f"rails{rails}-round{rnd}.json")))["results"]:
-            assert r["wrong"] == 0, r
-            t.setdefault((rails, r["algorithm"], r["bytes"]), []).append(r["time_us"])
+for rails, r in rails_rows(out, rounds):
+    t.setdefault((rails, r["algorithm"], r["bytes"]), []).append(r["time_us"])
 algos = ("ring", "tree", "rd", "hier")
 for rails in (1, 2):
     print(f"AllReduce, 2 hosts x 2 ranks, {rails} rail(s) at 2 Gbit/s: median time (us) over {rounds} rounds")

@@ -74,6 +74,11 @@ TEST_CASE("NUMA distances come from the nodes' rows, else 10 near and 20 far", "
   CHECK(numa_distance(with.path, 1, 1) == 10);
   CHECK(numa_distance(without.path, 0, 1) == 20);
   CHECK(numa_distance(without.path, 0, 0) == 10);
+  // Directories that only look like nodes are not nodes: a row still finds its column.
+  fs::create_directories(with / "sys/devices/system/node/node99999999999999999999");
+  fs::create_directories(with / "sys/devices/system/node/nodex");
+  fs::create_directories(with / "sys/devices/system/node/node-1");
+  CHECK(numa_distance(with.path, 0, 1) == 21);
   CHECK(home_numa_node(with.path, {0, 3}) == 0);
   CHECK(home_numa_node(with.path, {4, 7}) == 1);
   CHECK(home_numa_node(with.path, {3, 4}) == -1);  // spans the sockets: unbound

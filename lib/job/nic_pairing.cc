@@ -1,11 +1,12 @@
 #include "job/nic_pairing.h"
 
 #include <algorithm>
-#include <climits>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <tuple>
 
+#include "core/error.h"
 #include "job/rails.h"
 #include "metrics/host_manifest.h"
 
@@ -31,9 +32,14 @@ std::vector<int> node_ids(const std::string& root) {
   std::vector<int> ids;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(fs::path(root) / "sys/devices/system/node", ec)) {
+    // "node<N>": anything else, or a number that does not fit, is not a node.
     const std::string n = e.path().filename().string();
-    if (n.size() > 4 && n.size() <= 12 && n.starts_with("node") && std::all_of(n.begin() + 4, n.end(), ::isdigit))
-      ids.push_back(std::stoi(n.substr(4)));
+    int id = -1;
+    const char* end = n.data() + n.size();
+    if (n.starts_with("node") && n.size() > 4) {
+      const auto [at, err] = std::from_chars(n.data() + 4, end, id);
+      if (err == std::errc() && at == end && id >= 0) ids.push_back(id);
+    }
   }
   std::sort(ids.begin(), ids.end());
   return ids;
@@ -42,15 +48,15 @@ std::vector<int> node_ids(const std::string& root) {
 }  // namespace
 
 size_t nearest_nic(const std::vector<PlacedNic>& nics, int local_rank, int rank_node, const NumaDistance& distance) {
-  auto far = [&](const PlacedNic& n) {
-    if (rank_node < 0) return 0;  // an unbound rank is equally near to every device
-    return n.numa_node < 0 ? kUnknown : distance(rank_node, n.numa_node);
-  };
-  int best = INT_MAX;
-  for (const PlacedNic& n : nics) best = std::min(best, far(n));
+  if (nics.empty()) throw_invalid("no RDMA device to pair local rank " + std::to_string(local_rank) + " with");
+  std::vector<int> far;  // each device's distance, read once
+  for (const PlacedNic& n : nics)
+    far.push_back(rank_node < 0 ? 0  // an unbound rank is equally near to every device
+                  : n.numa_node < 0 ? kUnknown : distance(rank_node, n.numa_node));
+  const int best = *std::min_element(far.begin(), far.end());
   std::vector<size_t> nearest;
   for (size_t i = 0; i < nics.size(); ++i)
-    if (far(nics[i]) == best) nearest.push_back(i);
+    if (far[i] == best) nearest.push_back(i);
   return nearest.at(static_cast<size_t>(std::max(local_rank, 0)) % nearest.size());
 }
 
