@@ -1,5 +1,5 @@
 // libFuzzer target: a shm peer's ring, every word of it chosen by the input (slot
-// headers, payload lengths, the head index), drained by a real ShmInbox with receives
+// stamps, headers, payload lengths), drained by a real ShmInbox with receives
 // posted on a few tags. Anything but completed receives or a ccb::Error is a bug: an
 // overrun shows as an ASan report, a wild pull as the fake puller's abort.
 #include <cstdlib>
@@ -25,6 +25,8 @@ void fake_pull(char* into, uint64_t address, size_t bytes) {
 struct RingRecord {  // what the input says of one slot
   ccb::shm::SlotHeader header;
   uint8_t fill;
+  uint8_t stamp_noise;  // odd: `stamp` as it is; even: the stamp a sender would write
+  uint64_t stamp;
 };
 
 }  // namespace
@@ -33,17 +35,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ccb::shm;
   static auto ring = std::make_unique<Ring>();
   if (size < sizeof(uint64_t)) return 0;
-  uint64_t head = 0;
-  std::memcpy(&head, data, sizeof head);
-  data += sizeof head;
-  size -= sizeof head;
+  uint64_t published = 0;
+  std::memcpy(&published, data, sizeof published);
+  data += sizeof published;
+  size -= sizeof published;
+  published %= kSlots + 2;  // a full ring mostly, past it sometimes
+  for (uint32_t s = 0; s < kSlots; ++s) ring->slots[s].stamp.store(0);
   for (uint32_t s = 0; s < kSlots && size >= sizeof(RingRecord); ++s, data += sizeof(RingRecord), size -= sizeof(RingRecord)) {
     RingRecord r;
     std::memcpy(&r, data, sizeof r);
     ring->slots[s].header = r.header;
     std::memset(ring->slots[s].payload, r.fill, 64);
+    ring->slots[s].stamp.store(r.stamp_noise & 1 ? r.stamp : s < published ? s + 1 : 0);
   }
-  ring->head.store(head % (2 * kSlots + 2));  // near the tail mostly, past it sometimes
   ring->tail.store(0);
   try {
     ccb::ErrorContext ctx{0, 1, "shm", "fuzz", 0, ""};

@@ -124,6 +124,12 @@ TEST_CASE("shm: a peer's slot header and ring indices are checked, overflow incl
   h = ok;
   h.total = shm::kMaxMessageBytes + 1;
   CHECK_FALSE(shm::check_slot(h).empty());
+  CHECK(shm::check_stamp(3, 3).empty());
+  CHECK(shm::check_stamp(0, 3).empty());  // not yet written, first lap
+  CHECK(shm::check_stamp(3, 3 + shm::kSlots).empty());  // not yet written, a lap later
+  CHECK_FALSE(shm::check_stamp(4, 3).empty());
+  CHECK_FALSE(shm::check_stamp(0, 3 + shm::kSlots).empty());
+  CHECK_FALSE(shm::check_stamp(~0ull, 3).empty());
   CHECK(shm::check_indices(5, 3).empty());
   CHECK_FALSE(shm::check_indices(3, 5).empty());
   CHECK_FALSE(shm::check_indices(shm::kSlots + 4, 3).empty());
@@ -181,8 +187,9 @@ TEST_CASE("shm: a flood of messages that no receive wants is held up to a bound,
   size_t taken = 0;
   for (size_t n = 1; n > 0; taken += n) {  // zero-byte messages hold no bytes: only the count bounds them
     for (; head - ring->tail.load() < shm::kSlots; ++seq) {
-      ring->slots[head % shm::kSlots].header = shm::SlotHeader{static_cast<uint32_t>(shm::SlotKind::kData), 5, seq, 0, 0, 0, 0};
-      ring->head.store(++head);
+      shm::Slot& slot = ring->slots[head % shm::kSlots];
+      slot.header = shm::SlotHeader{static_cast<uint32_t>(shm::SlotKind::kData), 5, seq, 0, 0, 0, 0};
+      slot.stamp.store(++head);
     }
     n = inbox.drain();
   }
@@ -190,4 +197,18 @@ TEST_CASE("shm: a flood of messages that no receive wants is held up to a bound,
   char buf[1];
   CHECK(inbox.post(buf, sizeof buf, 5)->complete);  // the first one's receive frees a place
   CHECK(inbox.drain() == 1);
+}
+
+TEST_CASE("shm: a slot stamped out of turn is a named protocol error", "[shm]") {
+  auto ring = std::make_unique<shm::Ring>();
+  shm::ShmInbox inbox(*ring, ErrorContext{0, 1, "shm", "test", 0, ""}, [](char*, uint64_t, size_t) {}, 1 << 20);
+  char buf[8];
+  auto recv = inbox.post(buf, sizeof buf, 5);
+  ring->slots[0].header = shm::SlotHeader{static_cast<uint32_t>(shm::SlotKind::kData), 5, 0, 8, 0, 8, 0};
+  CHECK(inbox.drain() == 0);  // stamp 0: not yet written
+  CHECK_FALSE(inbox.has_unread());
+  ring->slots[0].stamp.store(7);  // neither message 1 nor a lap before it
+  CHECK(inbox.has_unread());
+  CHECK_THROWS_WITH(inbox.drain(), Catch::Contains("broke the shm protocol") && Catch::Contains("stamped 7"));
+  CHECK_FALSE(recv->complete);
 }

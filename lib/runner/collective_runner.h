@@ -116,6 +116,7 @@ class CollectiveRunner {
   int rank() const { return comm_.rank(); }
 
  private:
+  void time_calls(int calls, std::vector<double>& iter_us);  // appends each call's microseconds
   bool ensure_buffers(uint64_t bytes);  // true when it allocated
   void size_for(uint64_t bytes);       // count_, and the splits of that size
   CollectiveArgs args(size_t count) const;

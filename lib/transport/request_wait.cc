@@ -6,11 +6,18 @@
 
 namespace ccb {
 
-IdleTracker::IdleTracker(Transport& transport, WaitPolicy policy)
-    : transport_(transport), policy_(policy), since_(Clock::now()) {}
-
 void IdleTracker::pause(const std::function<std::string()>& waiting_for) {
+  const bool spinning = policy_.spin.count() > 0;
+  if (spinning && pauses_ < kPausesBeforeClock) {
+    ++pauses_;
+    if (policy_.yield) sched_yield();
+    return;
+  }
   const auto now = Clock::now();
+  if (pauses_ <= kPausesBeforeClock) {  // the first clocked pause: the idle time counts from here
+    pauses_ = kPausesBeforeClock + 1;
+    since_ = now;
+  }
   if (now < since_ + policy_.spin) {
     if (policy_.yield) sched_yield();
     return;

@@ -21,16 +21,21 @@ struct WaitPolicy {
 
 // For loops that test several requests: call reset() when something moved and
 // pause() when nothing did. pause() throws kTimeout once `timeout` passes idle.
+// The first kPausesBeforeClock pauses after a reset read no clock: a small message's
+// wait is over in fewer, and a clock read would be a large part of each spin.
 class IdleTracker {
  public:
-  IdleTracker(Transport& transport, WaitPolicy policy);
-  void reset() { since_ = Clock::now(); }
+  static constexpr unsigned kPausesBeforeClock = 256;
+
+  IdleTracker(Transport& transport, WaitPolicy policy) : transport_(transport), policy_(policy) {}
+  void reset() { pauses_ = 0; }
   void pause(const std::function<std::string()>& waiting_for);
 
  private:
   Transport& transport_;
   WaitPolicy policy_;
-  Clock::time_point since_;
+  unsigned pauses_ = 0;
+  Clock::time_point since_;  // the first clocked pause after a reset
 };
 
 class RequestWaiter {

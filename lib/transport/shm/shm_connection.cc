@@ -4,6 +4,7 @@
 #include <sys/uio.h>
 
 #include <cerrno>
+#include <vector>
 
 #include "core/error.h"
 #include "transport/shm/shm_transport.h"
@@ -14,9 +15,25 @@ namespace {
 // Early messages an inbox copies out of the ring before it leaves the rest waiting there.
 constexpr size_t kMaxHeldBytes = 64 << 20;
 
+// Requests, like their ops (shm_op.h), come from a small cache of this thread's, so an
+// 8 B exchange does not go to the allocator for its two handles.
+constexpr size_t kSpareRequests = 64;
+
 class ShmRequest final : public Request {
  public:
   ShmRequest(ShmTransport& t, ShmOpPtr op, int peer) : transport_(t), op_(std::move(op)), peer_(peer) {}
+  ~ShmRequest() override { recycle_op(std::move(op_)); }
+
+  static void* operator new(size_t bytes) {
+    if (bytes != sizeof(ShmRequest) || spare().empty()) return ::operator new(bytes);
+    void* p = spare().back();
+    spare().pop_back();
+    return p;
+  }
+  static void operator delete(void* p, size_t bytes) {
+    if (bytes == sizeof(ShmRequest) && spare().size() < kSpareRequests) return spare().push_back(p);
+    ::operator delete(p);
+  }
 
   bool test() override {
     if (op_->complete) return true;
@@ -34,6 +51,17 @@ class ShmRequest final : public Request {
   }
 
  private:
+  // Blocks of sizeof(ShmRequest), freed when the thread ends.
+  struct SpareBlocks : std::vector<void*> {
+    ~SpareBlocks() {
+      for (void* p : *this) ::operator delete(p);
+    }
+  };
+  static SpareBlocks& spare() {
+    thread_local SpareBlocks blocks;
+    return blocks;
+  }
+
   ShmTransport& transport_;
   ShmOpPtr op_;
   int peer_;

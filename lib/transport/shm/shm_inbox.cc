@@ -20,12 +20,12 @@ void ShmInbox::check_fits(const ShmOp& op, uint64_t total) const {
 }
 
 ShmOpPtr ShmInbox::post(char* buf, size_t capacity, uint32_t tag) {
-  const MessageKey key{tag, recv_seq_[tag]++};
-  auto op = std::make_shared<ShmOp>(ShmOp::Kind::kRecv, tag, key.seq, buf, capacity, SIZE_MAX);
+  const MessageKey key{tag, recv_seq_.next(tag)};
+  auto op = make_op(ShmOp::Kind::kRecv, tag, key.seq, buf, capacity, SIZE_MAX);
   blocked_ = false;  // a held message may be this one's
   auto early = early_.find(key);
   if (early == early_.end()) {
-    posted_[key] = op;
+    posted_.add(key, op);
     return op;
   }
   ShmOpPtr e = std::move(early->second);
@@ -41,21 +41,26 @@ ShmOpPtr ShmInbox::post(char* buf, size_t capacity, uint32_t tag) {
     op->done = e->done;
     held_ -= e->storage.size();
     op->complete = op->done == op->total;
-    if (!op->complete) posted_[key] = op;
+    if (!op->complete) posted_.add(key, op);
   } catch (...) {
     op->error = std::current_exception();
   }
   return op;
 }
 
-bool ShmInbox::has_unread() const { return !blocked_ && ring_.head.load(std::memory_order_seq_cst) != consumed_; }
+// Anything but the stamp of a lap ago is news: drain() judges whether it is sound.
+bool ShmInbox::has_unread() const {
+  const uint64_t stamp = ring_.slots[consumed_ % kSlots].stamp.load(std::memory_order_seq_cst);
+  return !blocked_ && stamp != stamp_a_lap_before(consumed_ + 1);
+}
 
 size_t ShmInbox::drain() {
-  const uint64_t head = ring_.head.load(std::memory_order_acquire);
-  if (std::string why = check_indices(head, consumed_); !why.empty()) protocol_error(why);
   size_t n = 0;
-  while (consumed_ < head) {
+  while (n < kSlots) {  // a lap at most: a peer that keeps stamping cannot hold us here
     const Slot& slot = ring_.slots[consumed_ % kSlots];
+    const uint64_t stamp = slot.stamp.load(std::memory_order_acquire);
+    if (stamp == stamp_a_lap_before(consumed_ + 1)) break;  // not yet written
+    if (stamp != consumed_ + 1) protocol_error(check_stamp(stamp, consumed_ + 1));
     SlotHeader h;
     std::memcpy(&h, &slot.header, sizeof h);  // judged and used as one copy the peer cannot change
     if (std::string why = check_slot(h); !why.empty()) protocol_error(why);
@@ -66,7 +71,7 @@ size_t ShmInbox::drain() {
     ++consumed_;
     ++n;
   }
-  if (n) ring_.tail.store(consumed_, std::memory_order_seq_cst);
+  if (n) ring_.tail.store(consumed_, std::memory_order_seq_cst);  // seq_cst: notify_peer() then reads whether the sender sleeps
   return n;
 }
 
@@ -81,9 +86,9 @@ bool ShmInbox::take(const SlotHeader& h, const char* payload) {
 
 bool ShmInbox::take_data(const SlotHeader& h, const char* payload) {
   const MessageKey key{h.tag, h.seq};
-  if (auto p = posted_.find(key); p != posted_.end()) {
-    place(*p->second, h, payload);
-    if (p->second->complete) posted_.erase(p);
+  if (ShmOp* p = posted_.find(key)) {
+    place(*p, h, payload);
+    if (p->complete) posted_.take(key);
     return true;
   }
   auto e = early_.find(key);
@@ -91,7 +96,7 @@ bool ShmInbox::take_data(const SlotHeader& h, const char* payload) {
     if (h.offset != 0) protocol_error("a message on tag " + std::to_string(h.tag) + " begins at offset " + std::to_string(h.offset));
     if (h.total > max_held_ - held_ || early_.size() >= kMaxEarlyMessages)
       return false;  // stays in the ring until its receive
-    auto op = std::make_shared<ShmOp>(ShmOp::Kind::kRecv, h.tag, h.seq, nullptr, h.total, SIZE_MAX);
+    auto op = make_op(ShmOp::Kind::kRecv, h.tag, h.seq, nullptr, h.total, SIZE_MAX);
     op->storage.resize(h.total);
     op->buf = op->storage.data();
     held_ += h.total;
@@ -105,9 +110,7 @@ bool ShmInbox::take_data(const SlotHeader& h, const char* payload) {
 
 bool ShmInbox::take_pull(const SlotHeader& h) {
   const MessageKey key{h.tag, h.seq};
-  if (auto p = posted_.find(key); p != posted_.end()) {
-    ShmOpPtr op = p->second;
-    posted_.erase(p);
+  if (ShmOpPtr op = posted_.take(key)) {
     if (op->done != 0) protocol_error("a single copy on tag " + std::to_string(h.tag) + " after its data began");
     check_fits(*op, h.total);
     op->total = h.total;
@@ -116,7 +119,7 @@ bool ShmInbox::take_pull(const SlotHeader& h) {
   }
   if (early_.count(key)) protocol_error("message " + std::to_string(h.seq) + " on tag " + std::to_string(h.tag) + " announced twice");
   if (early_.size() >= kMaxEarlyMessages) return false;  // stays in the ring until its receive
-  auto op = std::make_shared<ShmOp>(ShmOp::Kind::kRecv, h.tag, h.seq, nullptr, 0, h.total);
+  auto op = make_op(ShmOp::Kind::kRecv, h.tag, h.seq, nullptr, 0, h.total);
   op->single_copy = true;
   op->address = h.address;
   early_.emplace(key, std::move(op));
@@ -146,8 +149,7 @@ void ShmInbox::pull(ShmOp& op, uint64_t address, size_t bytes) {
 }
 
 void ShmInbox::fail_pending(const std::exception_ptr& e) {
-  for (auto& [key, op] : posted_) op->error = e;
-  posted_.clear();
+  posted_.fail_all(e);
 }
 
 }  // namespace ccb::shm

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "transport/shm/shm_op.h"
+#include "transport/shm/shm_posted.h"
 #include "transport/shm/shm_ring.h"
 
 namespace ccb::shm {
@@ -51,8 +52,9 @@ class ShmInbox {
   size_t held_ = 0;
   bool blocked_ = false;  // the next slot waits for its receive: nothing to read until one is posted
   uint64_t consumed_ = 0;  // our own count: the tail word in the segment is only published
-  std::unordered_map<uint32_t, uint64_t> recv_seq_;
-  std::unordered_map<MessageKey, ShmOpPtr, MessageKeyHash> posted_, early_;
+  TagSequence recv_seq_;
+  PostedReceives posted_;
+  std::unordered_map<MessageKey, ShmOpPtr, MessageKeyHash> early_;
   std::deque<MessageKey> dones_to_send_, dones_received_;
 };
 

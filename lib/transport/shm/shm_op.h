@@ -32,6 +32,12 @@ struct ShmOp {
 };
 using ShmOpPtr = std::shared_ptr<ShmOp>;
 
+// Ops come from a small cache of this thread's: an 8 B exchange would otherwise spend a
+// good part of its time in the allocator. recycle_op() keeps an op only when its caller
+// holds the last reference (the connection is done with it).
+ShmOpPtr make_op(ShmOp::Kind kind, uint32_t tag, uint64_t seq, char* buf, size_t capacity, size_t total);
+void recycle_op(ShmOpPtr op);
+
 // Copies `bytes` from `address` in the peer's memory to `into` (process_vm_readv).
 using Puller = std::function<void(char* into, uint64_t address, size_t bytes)>;
 

@@ -9,16 +9,23 @@ ShmOutbox::ShmOutbox(Ring& ring, ErrorContext ctx, bool single_copy)
     : ring_(ring), ctx_(std::move(ctx)), single_copy_(single_copy) {}
 
 ShmOpPtr ShmOutbox::post(const char* buf, size_t bytes, uint32_t tag) {
-  auto op = std::make_shared<ShmOp>(ShmOp::Kind::kSend, tag, send_seq_[tag]++, const_cast<char*>(buf), bytes, bytes);
+  auto op = make_op(ShmOp::Kind::kSend, tag, send_seq_.next(tag), const_cast<char*>(buf), bytes, bytes);
   op->single_copy = single_copy_ && bytes >= kSingleCopyBytes;
   queue_.push_back(op);
   return op;
 }
 
+// The reader's tail line is read only when what we saw of it last leaves no room, so a
+// sender with room never pulls that line away from the reader.
 uint64_t ShmOutbox::free_slots() const {
+  if (published_ - tail_seen_ < kSlots) return kSlots - (published_ - tail_seen_);
   const uint64_t tail = ring_.tail.load(std::memory_order_seq_cst);  // the reader's word: hostile
-  if (std::string why = check_indices(published_, tail); !why.empty())
-    throw Error(ErrorKind::kProtocol, "rank " + std::to_string(ctx_.peer) + " broke the shm protocol: " + why, ctx_);
+  if (std::string why = check_indices(published_, tail); !why.empty() || tail < tail_seen_)
+    throw Error(ErrorKind::kProtocol,
+                "rank " + std::to_string(ctx_.peer) + " broke the shm protocol: " +
+                    (why.empty() ? "its ring tail went back from " + std::to_string(tail_seen_) + " to " + std::to_string(tail) : why),
+                ctx_);
+  tail_seen_ = tail;
   return kSlots - (published_ - tail);
 }
 
@@ -51,11 +58,14 @@ void ShmOutbox::publish_next(Slot& slot, std::deque<MessageKey>& dones) {
 }
 
 size_t ShmOutbox::pump(std::deque<MessageKey>& dones) {
+  if (dones.empty() && queue_.empty()) return 0;
   size_t n = 0;
   for (uint64_t free = free_slots(); free > 0 && (!dones.empty() || !queue_.empty()); --free, ++n) {
-    publish_next(ring_.slots[published_ % kSlots], dones);
-    // Slot by slot, so the reader copies one while we fill the next.
-    ring_.head.store(++published_, std::memory_order_seq_cst);
+    Slot& slot = ring_.slots[published_ % kSlots];
+    publish_next(slot, dones);
+    // Slot by slot, so the reader copies one while we fill the next; seq_cst, because
+    // notify_peer() then reads whether the reader sleeps (shm_transport.cc).
+    slot.stamp.store(++published_, std::memory_order_seq_cst);
   }
   return n;
 }

@@ -33,8 +33,9 @@ class ShmOutbox {
   Ring& ring_;
   ErrorContext ctx_;
   bool single_copy_;
-  uint64_t published_ = 0;  // our own count: the head word in the segment is only published
-  std::unordered_map<uint32_t, uint64_t> send_seq_;
+  uint64_t published_ = 0;  // our own count of slots stamped
+  mutable uint64_t tail_seen_ = 0;  // the reader's tail when we last had to look
+  TagSequence send_seq_;
   std::deque<ShmOpPtr> queue_;
   std::unordered_map<MessageKey, ShmOpPtr, MessageKeyHash> awaiting_done_;
 };

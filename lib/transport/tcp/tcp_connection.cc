@@ -71,7 +71,7 @@ ErrorContext TcpConnection::context(const char* phase) const {
 RequestPtr TcpConnection::isend(const MemoryRegion& mr, size_t offset, size_t bytes, uint32_t tag) {
   if (!mr.contains(offset, bytes)) throw Error(ErrorKind::kInvalidArgument, "isend outside its memory region", context("isend"));
   if (failure_) std::rethrow_exception(failure_);
-  auto op = std::make_shared<TcpOp>(TcpOp::Kind::kSend, tag, send_seq_[tag]++, mr.base() + offset, bytes, bytes);
+  auto op = std::make_shared<TcpOp>(TcpOp::Kind::kSend, tag, send_seq_.next(tag), mr.base() + offset, bytes, bytes);
   const size_t n = streams_.size();
   const size_t chunk = std::max(opts_.min_chunk, (bytes + n - 1) / n);
   size_t off = 0;
@@ -87,7 +87,7 @@ RequestPtr TcpConnection::isend(const MemoryRegion& mr, size_t offset, size_t by
 RequestPtr TcpConnection::irecv(const MemoryRegion& mr, size_t offset, size_t bytes, uint32_t tag) {
   if (!mr.contains(offset, bytes)) throw Error(ErrorKind::kInvalidArgument, "irecv outside its memory region", context("irecv"));
   if (failure_) std::rethrow_exception(failure_);
-  MessageKey key{tag, recv_seq_[tag]++};
+  MessageKey key{tag, recv_seq_.next(tag)};
   auto op = std::make_shared<TcpOp>(TcpOp::Kind::kRecv, tag, key.seq, mr.base() + offset, bytes, SIZE_MAX);
   if (auto it = unexpected_.find(key); it != unexpected_.end()) {
     op->unexpected = std::move(it->second);

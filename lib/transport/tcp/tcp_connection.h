@@ -40,7 +40,7 @@ class TcpConnection final : public Connection, public ChunkSink {
   TcpOptions opts_;
   std::vector<std::unique_ptr<TcpStream>> streams_;
   size_t next_stream_ = 0;
-  std::unordered_map<uint32_t, uint64_t> send_seq_, recv_seq_;
+  TagSequence send_seq_, recv_seq_;
   std::unordered_map<MessageKey, TcpOpPtr, MessageKeyHash> posted_, unexpected_;
   std::exception_ptr failure_;
 };
