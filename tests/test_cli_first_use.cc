@@ -66,7 +66,8 @@ TEST_CASE("help shows the defaults that run, lists from the registries, examples
   CHECK_THAT(run.output, !Catch::Contains("ENUM"));
   for (std::vector<std::string> sub : {std::vector<std::string>{"run"}, {"p2p"}, {"scan"}, {"qualify"}, {"study"}, {"launch"},
                                        {"compare"}, {"baseline"}, {"check"}, {"report"}, {"history"}, {"model"},
-                                       {"model", "fit"}, {"model", "project"}, {"model", "validate"}}) {
+                                       {"model", "fit"}, {"model", "project"}, {"model", "validate"},
+                                       {"fabric"}, {"fabric", "simulate"}}) {
     sub.push_back("--help");
     ProcessResult r = run_process(ccbench(sub));
     INFO(sub.front() << " " << sub[1]);

@@ -10,6 +10,7 @@
 #include "baseline_command.h"
 #include "check_command.h"
 #include "compare_command.h"
+#include "fabric_command.h"
 #include "history_command.h"
 #include "model_command.h"
 #include "report_command.h"
@@ -109,6 +110,7 @@ int run_main(ccb::cli::RunCommand& c, bool np_given, bool spin_given, const std:
 }
 
 int scan_main(const CLI::App& app, ccb::cli::ScanCommand& c, const std::vector<std::string>& argv) {
+  if (c.dry_run) return ccb::cli::run_scan_dry_run(c);
   ccb::check_transport_flags(app, c.base.transport.name);
   c.base.argv = argv;
   c.base.transport.tcp.socket_buffer = ccb::cli::parse_socket_buffer(c.base.socket_buffer);
@@ -226,6 +228,7 @@ int main(int argc, char** argv) {
   judging.push_back(std::make_unique<ccb::cli::ReportCommand>());
   judging.push_back(std::make_unique<ccb::cli::HistoryCommand>());
   judging.push_back(std::make_unique<ccb::cli::ModelCommand>());
+  judging.push_back(std::make_unique<ccb::cli::FabricCommand>());
   std::vector<std::pair<CLI::App*, ccb::cli::Subcommand*>> judging_apps;
   for (auto& command : judging) {
     CLI::App* sub = app.add_subcommand(command->name(), command->summary());

@@ -17,6 +17,7 @@
 #include "report/plot.h"
 #include "report_command.h"
 #include "runner/result_record.h"
+#include "scan_fabric.h"
 
 namespace ccb::cli {
 namespace {
@@ -173,6 +174,9 @@ void write_scan_json(const ScanCommand& c, const ScanOutcome& s, const Transport
   j["wrong"] = s.wrong;
   j["pass"] = s.pass();
   j["one_host"] = s.one_place.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.one_place);
+  j["topology"] = s.topology.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.topology);
+  j["plan"] = s.plan;
+  j["findings"] = s.findings;
   j["verdict"] = s.lines;
   write_output(check_output("--json", c.base.json_path), j.dump(2) + "\n");
 }
@@ -260,6 +264,8 @@ void add_scan_options(CLI::App& scan, ScanCommand& c) {
   scan.add_option("--json", c.base.json_path, "Write the matrices and the verdict as JSON (ccbench.scan/1)")->group("Output");
   scan.add_option("--plot", c.base.plot_path, "Draw the bandwidth matrix as a heatmap into this .svg or .png (gnuplot)")->group("Output");
   scan.add_option("--line-rate", c.base.line_rate, "The link's rate in bit/s (100G): each pair's bandwidth is also shown as a share of it")->group("Output");
+  add_fabric_flags(scan, c.fabric);
+  scan.add_flag("--dry-run", c.dry_run, "With --plan: print the plan's rounds, pairs and predicted time for --topology or --hosts; run nothing")->group("Fabric");
   scan.add_option("--socket-buffer", c.base.socket_buffer, "SO_SNDBUF/SO_RCVBUF size (0: kernel autotuning)")->capture_default_str()->group("TCP");
 }
 
@@ -274,6 +280,7 @@ void validate_scan(const ScanCommand& c, int world, bool writes_outputs) {
   if (!c.base.line_rate.empty()) parse_line_rate(c.base.line_rate);
   if (!c.base.json_path.empty()) check_output("--json", c.base.json_path);
   if (!c.base.plot_path.empty()) check_plot_path(c.base.plot_path);
+  scan_topology(c, world);
 }
 
 int run_scan_rank(const ScanCommand& c) {
@@ -296,7 +303,9 @@ ScanOutcome measure_scan(const ScanCommand& c, RankContext& rank, bool progress)
   ScanOutcome s;
   const std::vector<std::string> places = host_places(rank.layout);
   s.labels = labels_of(places);
-  s.rounds = judge::round_robin_partners(n);
+  const std::optional<fabric::Topology> topology = scan_topology(c, n);
+  s.rounds = scan_rounds(c, topology, n);
+  if (topology) s.topology = c.fabric.topology, s.plan = fabric::parse_plan(c.fabric.plan).text();
   s.first = {empty_matrix(n), empty_matrix(n)};
   Scanner scanner(c, rank.comm, rank.boot);
   const judge::ScanLimits limits{c.bw_frac, c.lat_factor};
@@ -309,7 +318,7 @@ ScanOutcome measure_scan(const ScanCommand& c, RankContext& rank, bool progress)
   }
   s.final = s.first;
   for (int attempt = 0; attempt < c.retests; ++attempt) {
-    const std::vector<judge::SlowPair> slow = judge::slow_pairs(s.final.bw_gbps, s.final.lat_us, limits);
+    const std::vector<judge::SlowPair> slow = scan_slow_pairs(topology, s.final, limits);
     if (slow.empty()) break;
     if (attempt == 0) s.retested = slow;
     for (const judge::SlowPair& p : slow) scanner.measure_alone(p, s.final);
@@ -318,6 +327,7 @@ ScanOutcome measure_scan(const ScanCommand& c, RankContext& rank, bool progress)
   s.limits = limits;
   s.wrong = scanner.wrong();
   judge_places(places, s);
+  if (topology && s.one_place.empty()) judge_on_fabric(*topology, s);
   return s;
 }
 

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "fabric_flags.h"
 #include "job/rank_job.h"
 #include "judge/pair_scan.h"
 #include "report/plot.h"
@@ -23,6 +24,8 @@ struct ScanCommand {
   double bw_frac = 0.93;
   double lat_factor = 2.1;
   int retests = 2;
+  FabricFlags fabric;   // --topology (rank r is its host r), --plan; --hosts & co. for --dry-run
+  bool dry_run = false;
 };
 
 struct PairFigures {
@@ -39,6 +42,8 @@ struct ScanOutcome {
   uint64_t wrong = 0;
   judge::ScanLimits limits;
   std::string one_place;  // where every rank runs, when all share one host and NIC: pairs are not judged
+  std::string topology, plan = "full";               // --topology's file ("" without), the plan that ran
+  std::vector<std::vector<std::string>> findings;    // with a topology: the elements named, several when tied
   bool pass() const { return (verdict.pass() || !one_place.empty()) && wrong == 0; }
 };
 
@@ -46,6 +51,8 @@ void add_scan_options(CLI::App& scan, ScanCommand& c);
 // Before any rank starts (world: the ranks there will be), and again on each rank.
 void validate_scan(const ScanCommand& c, int world, bool writes_outputs);
 int run_scan_rank(const ScanCommand& c);
+// --dry-run: the plan's rounds, pairs, coverage and predicted time; nothing runs.
+int run_scan_dry_run(const ScanCommand& c);
 // The scan within a job (ccbench qualify runs one): every rank calls it; all get the
 // same outcome. `progress`: rank 0 prints each round.
 ScanOutcome measure_scan(const ScanCommand& c, RankContext& rank, bool progress);

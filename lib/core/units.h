@@ -13,6 +13,8 @@ uint64_t parse_bytes(std::string_view s);                      // throws kInvali
 std::vector<uint64_t> parse_byte_list(std::string_view csv);   // "1M,25M,64M"
 std::string format_bytes(uint64_t bytes);                      // "25 MiB", "8 B"
 std::string short_bytes(uint64_t bytes);                       // "25M", "8": as flags take it
+// "100G", "2.5G", "400M", "25000000000": bits per second, returned in Gbit/s.
+double parse_line_rate(std::string_view s, std::string_view flag = "--line-rate");  // throws kInvalidArgument naming flag
 // The number at the start of `text` (std::stod's syntax) and the characters it took;
 // none taken when there is none (never throws).
 struct LeadingNumber {

@@ -1,6 +1,7 @@
 #include "judge/pair_scan.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <tuple>
 
@@ -41,42 +42,54 @@ static double median_of(std::vector<double> v) {
   return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
 }
 
-static std::pair<double, double> median_bw_and_min_lat(const PairMatrix& bw, const PairMatrix& lat) {
-  std::vector<double> bws, lats;
-  for (size_t a = 0; a < bw.size(); ++a)
-    for (size_t b = a + 1; b < bw.size(); ++b) {
-      bws.push_back(bw[a][b]);
-      lats.push_back(lat[a][b]);
-    }
-  return {median_of(bws), *std::min_element(lats.begin(), lats.end())};
-}
-
-std::vector<SlowPair> slow_pairs(const PairMatrix& bw, const PairMatrix& lat, const ScanLimits& limits) {
+std::vector<PairFigure> measured_pairs(const PairMatrix& bw, const PairMatrix& lat) {
   const size_t n = bw.size();
   if (n < 2) throw_invalid("a scan needs at least 2 hosts, one rank on each");
   check_shape(bw, n, "the bandwidth");
   check_shape(lat, n, "the latency");
-  const auto [median_bw, min_lat] = median_bw_and_min_lat(bw, lat);
-  std::vector<SlowPair> out;
+  std::vector<PairFigure> out;
   for (size_t a = 0; a < n; ++a)
-    for (size_t b = a + 1; b < n; ++b) {
-      SlowPair p{static_cast<int>(a), static_cast<int>(b), bw[a][b] < limits.bw_frac * median_bw,
-                 lat[a][b] > limits.lat_factor * min_lat};
-      if (p.slow_bw || p.slow_lat) out.push_back(p);
-    }
+    for (size_t b = a + 1; b < n; ++b)
+      if (std::isfinite(bw[a][b]) && std::isfinite(lat[a][b])) out.push_back({static_cast<int>(a), static_cast<int>(b), bw[a][b], lat[a][b]});
   return out;
+}
+
+std::pair<double, double> median_bw_and_min_lat(const std::vector<PairFigure>& pairs) {
+  if (pairs.empty()) throw_invalid("the scan measured no pair");
+  std::vector<double> bws;
+  double min_lat = pairs.front().lat_us;
+  for (const PairFigure& p : pairs) {
+    bws.push_back(p.bw_gbps);
+    min_lat = std::min(min_lat, p.lat_us);
+  }
+  return {median_of(std::move(bws)), min_lat};
+}
+
+std::vector<SlowPair> slow_among(const std::vector<PairFigure>& pairs, const ScanLimits& limits) {
+  const auto [median_bw, min_lat] = median_bw_and_min_lat(pairs);
+  std::vector<SlowPair> out;
+  for (const PairFigure& f : pairs) {
+    SlowPair p{f.a, f.b, f.bw_gbps < limits.bw_frac * median_bw, f.lat_us > limits.lat_factor * min_lat};
+    if (p.slow_bw || p.slow_lat) out.push_back(p);
+  }
+  return out;
+}
+
+std::vector<SlowPair> slow_pairs(const PairMatrix& bw, const PairMatrix& lat, const ScanLimits& limits) {
+  return slow_among(measured_pairs(bw, lat), limits);
 }
 
 ScanVerdict judge_pairs(const PairMatrix& bw, const PairMatrix& lat, const ScanLimits& limits) {
   ScanVerdict v;
-  v.slow = slow_pairs(bw, lat, limits);
-  std::tie(v.median_bw, v.min_lat) = median_bw_and_min_lat(bw, lat);
-  const int n = static_cast<int>(bw.size());
-  std::vector<int> slow_peers(static_cast<size_t>(n), 0);
+  const std::vector<PairFigure> pairs = measured_pairs(bw, lat);
+  v.slow = slow_among(pairs, limits);
+  std::tie(v.median_bw, v.min_lat) = median_bw_and_min_lat(pairs);
+  const size_t n = bw.size();
+  std::vector<int> slow_peers(n, 0), peers(n, 0);
+  for (const PairFigure& p : pairs) ++peers[static_cast<size_t>(p.a)], ++peers[static_cast<size_t>(p.b)];
   for (const SlowPair& p : v.slow) ++slow_peers[static_cast<size_t>(p.a)], ++slow_peers[static_cast<size_t>(p.b)];
-  if (n >= 3)
-    for (int h = 0; h < n; ++h)
-      if (slow_peers[static_cast<size_t>(h)] == n - 1) v.bad_hosts.push_back(h);
+  for (size_t h = 0; h < n; ++h)
+    if (peers[h] >= 2 && slow_peers[h] == peers[h]) v.bad_hosts.push_back(static_cast<int>(h));
   auto is_bad = [&v](int h) { return std::find(v.bad_hosts.begin(), v.bad_hosts.end(), h) != v.bad_hosts.end(); };
   for (const SlowPair& p : v.slow)
     if (!is_bad(p.a) && !is_bad(p.b)) v.bad_pairs.push_back(p);
@@ -107,7 +120,7 @@ std::vector<std::string> verdict_lines(const ScanVerdict& v, const PairMatrix& b
   char limit_text[200];
   std::snprintf(limit_text, sizeof limit_text, "bandwidth below %.2f x the median %.3f Gbit/s or latency above %.2f x the minimum %.1f us",
                 limits.bw_frac, v.median_bw * 8, limits.lat_factor, v.min_lat);
-  const size_t pairs = bw.size() * (bw.size() - 1) / 2;
+  const size_t pairs = measured_pairs(bw, lat).size();
   if (v.pass()) return {"scan: PASS: " + std::to_string(pairs) + " pairs, none with " + limit_text};
   std::vector<std::string> out;
   for (int h : v.bad_hosts) {

@@ -12,6 +12,7 @@
 // the cable or path between them. With 2 hosts the two cannot be told apart.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ccb::judge {
@@ -39,7 +40,20 @@ struct ScanVerdict {
   bool pass() const { return slow.empty(); }
 };
 
-// Throws kInvalidArgument for fewer than 2 hosts or a matrix of another size.
+// One measured pair, as a plan that measures only some pairs (fabric/scan_plan.h) lists it.
+struct PairFigure {
+  int a = 0, b = 0;  // a < b
+  double bw_gbps = 0, lat_us = 0;
+  double path_gbps = 0;  // where a fabric map says: what the path could carry as the pair ran (0: not known)
+};
+// The pairs a matrix holds figures for: a cell that is not finite was not measured.
+std::vector<PairFigure> measured_pairs(const PairMatrix& bw_gbps, const PairMatrix& lat_us);
+// The rule's two references over the pairs measured: the median bandwidth, the minimum latency.
+std::pair<double, double> median_bw_and_min_lat(const std::vector<PairFigure>& pairs);
+std::vector<SlowPair> slow_among(const std::vector<PairFigure>& pairs, const ScanLimits& limits);
+
+// Throws kInvalidArgument for fewer than 2 hosts or a matrix of another size. A host is
+// named when it is slow with every peer it was measured with (2 peers at least).
 ScanVerdict judge_pairs(const PairMatrix& bw_gbps, const PairMatrix& lat_us, const ScanLimits& limits);
 // The slow pairs as they are before a retest: which pairs to measure again.
 std::vector<SlowPair> slow_pairs(const PairMatrix& bw_gbps, const PairMatrix& lat_us, const ScanLimits& limits);

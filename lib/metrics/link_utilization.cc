@@ -14,19 +14,6 @@
 
 namespace ccb {
 
-double parse_line_rate(std::string_view s, std::string_view flag) {
-  std::string str(s);
-  const auto [v, used] = leading_number(str);
-  std::string suffix = str.substr(used);
-  for (char& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (!suffix.empty() && suffix.back() == 'B') throw_invalid(std::string(flag) + " '" + str + "' is in bits per second: write 100G, not 100GB");
-  double scale = suffix.empty() ? 1e-9 : suffix == "K" ? 1e-6 : suffix == "M" ? 1e-3 : suffix == "G" ? 1 : suffix == "T" ? 1e3 : -1;
-  // 1 Pbit/s is beyond any link; inf, nan and 1e300 are typing mistakes.
-  if (used == 0 || scale < 0 || !(v > 0) || !std::isfinite(v) || v * scale > 1e6)
-    throw_invalid("bad " + std::string(flag) + " '" + str + "': give bits per second, e.g. 100G, 2.5G or 400M");
-  return v * scale;
-}
-
 std::optional<double> utilization_pct(double gbytes_per_s, double line_rate_gbps) {
   if (!(line_rate_gbps > 0)) return std::nullopt;
   return gbytes_per_s * 8.0 / line_rate_gbps * 100.0;

@@ -11,10 +11,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/units.h"  // parse_line_rate
+
 namespace ccb {
 
-// "100G", "2.5G", "400M", "25000000000": bits per second, returned in Gbit/s.
-double parse_line_rate(std::string_view s, std::string_view flag = "--line-rate");  // throws kInvalidArgument naming flag
 // Percent of the line rate that `gbytes_per_s` (1e9 B/s) fills; nullopt without a rate.
 std::optional<double> utilization_pct(double gbytes_per_s, double line_rate_gbps);
 
