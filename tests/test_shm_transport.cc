@@ -6,9 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstring>
+
 #include "core/error.h"
 #include "transport/shm/shm_handshake.h"
 #include "transport/shm/shm_inbox.h"
+#include "transport/shm/shm_outbox.h"
 #include "transport/shm/shm_ring.h"
 #include "transport/shm/shm_segment.h"
 #include "transport/shm/shm_transport.h"
@@ -211,4 +214,25 @@ TEST_CASE("shm: a slot stamped out of turn is a named protocol error", "[shm]") 
   CHECK(inbox.has_unread());
   CHECK_THROWS_WITH(inbox.drain(), Catch::Contains("broke the shm protocol") && Catch::Contains("stamped 7"));
   CHECK_FALSE(recv->complete);
+}
+
+TEST_CASE("shm: a receive pulled in one copy completes only once its kDone has left, even behind a full ring", "[shm]") {
+  auto in = std::make_unique<shm::Ring>(), out = std::make_unique<shm::Ring>();
+  const ErrorContext ctx{0, 1, "shm", "test", 0, ""};
+  shm::ShmInbox inbox(*in, ctx, [](char* into, uint64_t, size_t bytes) { std::memset(into, 7, bytes); }, 1 << 20);
+  shm::ShmOutbox outbox(*out, ctx, false);
+  char small[1];
+  for (uint32_t i = 0; i < shm::kSlots; ++i) outbox.post(small, 1, 9);
+  REQUIRE(outbox.pump(inbox.dones_to_send()) == shm::kSlots);  // the reader has taken none: our ring is full
+  std::vector<char> buf(shm::kSingleCopyBytes);
+  auto recv = inbox.post(buf.data(), buf.size(), 5);
+  in->slots[0].header = shm::SlotHeader{static_cast<uint32_t>(shm::SlotKind::kPull), 5, 0, buf.size(), 0, 0, 1 << 20};
+  in->slots[0].stamp.store(1);
+  CHECK(inbox.drain() == 1);
+  CHECK(outbox.pump(inbox.dones_to_send()) == 0);
+  CHECK_FALSE(recv->complete);  // its waiter must keep driving the connection
+  out->tail.store(1);
+  CHECK(outbox.pump(inbox.dones_to_send()) == 1);
+  CHECK(recv->complete);
+  CHECK(buf.back() == 7);
 }

@@ -97,8 +97,8 @@ RequestPtr ShmConnection::irecv(const MemoryRegion& mr, size_t offset, size_t by
   if (!mr.contains(offset, bytes)) throw Error(ErrorKind::kInvalidArgument, "irecv outside its memory region", context("irecv"));
   if (failure_) std::rethrow_exception(failure_);
   ShmOpPtr op = inbox_.post(mr.base() + offset, bytes, tag);
-  // A receive that met its single copy here is complete at once and never tested again:
-  // its kDone must leave now, or the sender waits on a receiver that has moved on.
+  // A receive that met its single copy here sends its kDone now if the ring has room; it
+  // completes once the kDone is out (PendingDone), so its waiter drives the rest.
   service();
   return std::make_unique<ShmRequest>(transport_, std::move(op), peer_.rank);
 }

@@ -34,7 +34,7 @@ ShmOpPtr ShmInbox::post(char* buf, size_t capacity, uint32_t tag) {
     check_fits(*op, e->total);
     op->total = e->total;
     if (e->single_copy) {
-      pull(*op, e->address, e->total);
+      pull(op, e->address, e->total);
       return op;
     }
     if (e->done) std::memcpy(op->buf, e->buf, e->done);
@@ -114,7 +114,7 @@ bool ShmInbox::take_pull(const SlotHeader& h) {
     if (op->done != 0) protocol_error("a single copy on tag " + std::to_string(h.tag) + " after its data began");
     check_fits(*op, h.total);
     op->total = h.total;
-    pull(*op, h.address, h.total);
+    pull(op, h.address, h.total);
     return true;
   }
   if (early_.count(key)) protocol_error("message " + std::to_string(h.seq) + " on tag " + std::to_string(h.tag) + " announced twice");
@@ -141,15 +141,16 @@ void ShmInbox::place(ShmOp& op, const SlotHeader& h, const char* payload) {
   op.complete = op.done == op.total;
 }
 
-void ShmInbox::pull(ShmOp& op, uint64_t address, size_t bytes) {
-  pull_(op.buf, address, bytes);
-  op.done = bytes;
-  op.complete = true;
-  dones_to_send_.push_back({op.tag, op.seq});
+void ShmInbox::pull(const ShmOpPtr& op, uint64_t address, size_t bytes) {
+  pull_(op->buf, address, bytes);
+  op->done = bytes;  // complete once its kDone is published (PendingDone)
+  dones_to_send_.push_back({{op->tag, op->seq}, op});
 }
 
 void ShmInbox::fail_pending(const std::exception_ptr& e) {
   posted_.fail_all(e);
+  for (PendingDone& d : dones_to_send_) d.op->error = e;
+  dones_to_send_.clear();
 }
 
 }  // namespace ccb::shm

@@ -29,8 +29,8 @@ class ShmInbox {
   bool has_unread() const;  // the peer published slots this inbox has not consumed
 
   // Messages pulled in one copy, whose sender waits for a kDone slot: taken by the outbox.
-  std::deque<MessageKey>& dones_to_send() { return dones_to_send_; }
-  const std::deque<MessageKey>& dones_to_send() const { return dones_to_send_; }
+  PendingDones& dones_to_send() { return dones_to_send_; }
+  const PendingDones& dones_to_send() const { return dones_to_send_; }
   // kDone slots from the peer: sends of ours it has pulled, for the outbox to complete.
   std::deque<MessageKey>& dones_received() { return dones_received_; }
   void fail_pending(const std::exception_ptr& e);
@@ -41,7 +41,7 @@ class ShmInbox {
   bool take_data(const SlotHeader& h, const char* payload);
   bool take_pull(const SlotHeader& h);
   void place(ShmOp& op, const SlotHeader& h, const char* payload);
-  void pull(ShmOp& op, uint64_t address, size_t bytes);
+  void pull(const ShmOpPtr& op, uint64_t address, size_t bytes);
   void check_fits(const ShmOp& op, uint64_t total) const;
   [[noreturn]] void protocol_error(const std::string& what) const;
 
@@ -55,7 +55,8 @@ class ShmInbox {
   TagSequence recv_seq_;
   PostedReceives posted_;
   std::unordered_map<MessageKey, ShmOpPtr, MessageKeyHash> early_;
-  std::deque<MessageKey> dones_to_send_, dones_received_;
+  PendingDones dones_to_send_;
+  std::deque<MessageKey> dones_received_;
 };
 
 }  // namespace ccb::shm

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -31,6 +32,16 @@ struct ShmOp {
       : kind(k), tag(t), seq(s), buf(b), capacity(cap), total(tot) {}
 };
 using ShmOpPtr = std::shared_ptr<ShmOp>;
+
+// A receive pulled in one copy, whose kDone slot the sender waits for. The receive
+// completes only once that slot is published: a rank that saw its receive complete may
+// stop driving the connection, and a kDone left queued behind a full ring would then
+// never leave, its sender waiting for good.
+struct PendingDone {
+  MessageKey key;
+  ShmOpPtr op;
+};
+using PendingDones = std::deque<PendingDone>;
 
 // Ops come from a small cache of this thread's: an 8 B exchange would otherwise spend a
 // good part of its time in the allocator. recycle_op() keeps an op only when its caller

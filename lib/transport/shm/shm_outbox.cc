@@ -29,14 +29,16 @@ uint64_t ShmOutbox::free_slots() const {
   return kSlots - (published_ - tail);
 }
 
-bool ShmOutbox::has_work(const std::deque<MessageKey>& dones) const {
+bool ShmOutbox::has_work(const PendingDones& dones) const {
   return (!dones.empty() || !queue_.empty()) && free_slots() > 0;
 }
 
-void ShmOutbox::publish_next(Slot& slot, std::deque<MessageKey>& dones) {
+void ShmOutbox::publish_next(Slot& slot, PendingDones& dones) {
   SlotHeader& h = slot.header;
   if (!dones.empty()) {
-    h = SlotHeader{static_cast<uint32_t>(SlotKind::kDone), dones.front().tag, dones.front().seq, 0, 0, 0, 0};
+    const PendingDone& d = dones.front();
+    h = SlotHeader{static_cast<uint32_t>(SlotKind::kDone), d.key.tag, d.key.seq, 0, 0, 0, 0};
+    d.op->complete = true;  // the slot is stamped right after this returns, before the caller can see it
     dones.pop_front();
     return;
   }
@@ -57,7 +59,7 @@ void ShmOutbox::publish_next(Slot& slot, std::deque<MessageKey>& dones) {
   }
 }
 
-size_t ShmOutbox::pump(std::deque<MessageKey>& dones) {
+size_t ShmOutbox::pump(PendingDones& dones) {
   if (dones.empty() && queue_.empty()) return 0;
   size_t n = 0;
   for (uint64_t free = free_slots(); free > 0 && (!dones.empty() || !queue_.empty()); --free, ++n) {

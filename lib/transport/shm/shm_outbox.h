@@ -19,16 +19,16 @@ class ShmOutbox {
   ShmOpPtr post(const char* buf, size_t bytes, uint32_t tag);
   // Publishes the answers in `dones`, then as much of the posted sends as the ring has
   // room for; returns the slots published.
-  size_t pump(std::deque<MessageKey>& dones);
+  size_t pump(PendingDones& dones);
   // The reader pulled a single copy: its send is complete.
   void complete(const MessageKey& k);
-  bool has_work(const std::deque<MessageKey>& dones) const;
+  bool has_work(const PendingDones& dones) const;
   void fail_pending(const std::exception_ptr& e);
   bool single_copy() const { return single_copy_; }
 
  private:
   uint64_t free_slots() const;
-  void publish_next(Slot& slot, std::deque<MessageKey>& dones);
+  void publish_next(Slot& slot, PendingDones& dones);
 
   Ring& ring_;
   ErrorContext ctx_;

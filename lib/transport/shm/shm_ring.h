@@ -15,7 +15,10 @@
 //  - single copy: at least kSingleCopyBytes, when the reader proved at connect that it
 //    may read the sender's memory (process_vm_readv). One kPull slot carries the
 //    sender's address; the reader copies straight from it into its receive, then
-//    answers with a kDone slot on the other ring, which completes the send.
+//    answers with a kDone slot on the other ring, which completes the send. The receive
+//    completes when that kDone is published, not before: a reader whose receive is
+//    complete may stop driving the connection, and a kDone still queued behind a full
+//    ring would never leave.
 // `seq` counts messages per (direction, tag), as on TCP: it keeps per-tag order.
 //
 // Everything in the segment is written by the peer, so the reader treats it as hostile:
