@@ -1,5 +1,6 @@
 #include "fabric_flags.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.h"

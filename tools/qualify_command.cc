@@ -14,6 +14,7 @@
 #include "runner/result_table.h"
 #include "runner/soak.h"
 #include "scan_command.h"
+#include "scan_fabric.h"
 
 namespace ccb::cli {
 namespace {
@@ -119,6 +120,8 @@ void run_scan_item(const BatteryItem& item, const QualifyCommand& c, RankContext
   }
   ScanCommand scan;
   scan.base = c.base;
+  scan.fabric.topology = c.topology;
+  scan.fabric.plan = c.plan;
   scan.bw_frac = item.bw_frac;
   scan.lat_factor = item.lat_factor;
   const ScanOutcome s = measure_scan(scan, rank, rank.boot.rank() == 0);
@@ -201,6 +204,8 @@ void add_qualify_options(CLI::App& q, QualifyCommand& c) {
   q.add_option("--np", c.base.np, "Ranks to start on this host (local launcher; a real qualification has one per host)")->check(CLI::Range(1, 1024))->capture_default_str();
   q.add_option("--timeout", c.base.timeout_s, "Seconds before a silent peer is declared gone")->check(ccb::timeout_seconds())->capture_default_str();
   q.add_option("--spin-us", c.base.spin_us, "Busy-poll this long before sleeping in epoll")->check(CLI::Range(0, 1000000))->capture_default_str();
+  q.add_option("--topology", c.topology, "The fabric's topology file: the scan names the element its slow pairs share (rank r is host r)")->group("Fabric");
+  q.add_option("--plan", c.plan, "The scan's plan with --topology: full, leaf-first[:K] or sample:K")->capture_default_str()->group("Fabric");
   q.add_option("--json", c.base.json_path, "Write the battery's results (ccbench.result/2)")->group("Output");
   q.add_option("--junit", c.base.rules_junit, "Write the verdicts as JUnit XML")->group("Output");
   q.add_option("--report", c.report_dir, "Write the report into this folder: index.html (plots inline), summary.md, plots")->group("Output");
@@ -217,6 +222,10 @@ void prepare_qualify(const CLI::App& app, QualifyCommand& c, int world, bool wri
   else c.base.line_rate = c.spec.line_rate;
   if (!c.spec.line_rate.empty()) parse_line_rate(c.spec.line_rate);
   for (const BatteryItem& item : c.spec.battery) check_item(c, item, world);
+  ScanCommand scan;
+  scan.fabric.topology = c.topology;
+  scan.fabric.plan = c.plan;
+  if (world >= 2) scan_topology(scan, world);  // a bad file or plan is one line before any rank starts
   if (!writes_outputs) return;
   if (!c.base.json_path.empty()) check_output("--json", c.base.json_path);
   if (!c.base.rules_junit.empty()) check_output("--junit", c.base.rules_junit);

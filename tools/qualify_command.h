@@ -19,6 +19,7 @@ struct QualifyCommand {
   std::string spec_path;
   std::string report_dir;   // --report DIR
   judge::QualifySpec spec;  // loaded before any rank starts, and again by each rank
+  std::string topology, plan = "full";  // the scan's fabric (scan_fabric.h)
 };
 
 void add_qualify_options(CLI::App& qualify, QualifyCommand& c);
