@@ -121,6 +121,25 @@ TEST_CASE("fabric: plans cover what they promise", "[fabric]") {
     CHECK_THROWS_WITH(parse_plan(bad), Catch::Contains("--plan"));
 }
 
+TEST_CASE("fabric: an uplink no pair can cross is not asked of a plan", "[fabric]") {
+  const Topology empty_leaf = parse_topology(R"(spines: [{name: s1}, {name: s2}]
+leaves:
+  - {name: l1, uplink_rate: 2G}
+  - {name: l2, uplink_rate: 2G}
+  - {name: l3, uplink_rate: 2G}
+hosts:
+  - {name: h1, leaf: l1, rate: 2G}
+  - {name: h2, leaf: l1, rate: 2G}
+  - {name: h3, leaf: l2, rate: 2G}
+  - {name: h4, leaf: l2, rate: 2G}
+)", "empty.yaml");
+  for (const char* plan : {"leaf-first", "sample:6"}) {
+    const PlanCoverage c = plan_coverage(plan_rounds(parse_plan(plan), empty_leaf, 1), empty_leaf);
+    CHECK(c.uplinks <= 4);  // l3 holds no host: its two uplinks carry nothing
+    CHECK(c.uplinks_covered == c.uplinks);
+  }
+}
+
 TEST_CASE("fabric: the leaf-first plan's predicted time is the model's within 20%", "[fabric]") {
   const Topology t = regular_leaf_spine(1024, 32, 4, 100, 800);
   const Rounds rounds = plan_rounds(parse_plan("leaf-first"), t, 1);

@@ -84,9 +84,22 @@ size_t gain(const std::vector<int>& round, const Topology& t, const std::vector<
   return g;
 }
 
-bool all_covered(const Topology& t, const std::vector<size_t>& count, size_t need, ElementKind only) {
+// The elements some pair's route crosses: an uplink of a leaf without hosts, or one that
+// no pair's route picks, cannot be covered by any plan, and is not asked to be.
+std::vector<bool> crossable(const Topology& t) {
+  std::vector<bool> out(t.element_count(), false);
+  std::vector<size_t> path;
+  for (int a = 0; a < t.host_count(); ++a)
+    for (int b = a + 1; b < t.host_count(); ++b) {
+      t.path(a, b, path);
+      for (size_t e : path) out[e] = true;
+    }
+  return out;
+}
+
+bool all_covered(const Topology& t, const std::vector<bool>& can, const std::vector<size_t>& count, size_t need, ElementKind only) {
   for (size_t e = 0; e < count.size(); ++e)
-    if (t.kind(e) == only && t.exists(e) && count[e] < need) return false;
+    if (t.kind(e) == only && can[e] && count[e] < need) return false;
   return true;
 }
 
@@ -110,7 +123,8 @@ Rounds leaf_first(const Topology& t, int k, uint64_t seed) {
   if (t.leaves.size() < 2) return rounds;
   std::vector<size_t> count(t.element_count(), 0);
   std::mt19937_64 rng(seed);
-  for (int r = 0; !all_covered(t, count, static_cast<size_t>(k), ElementKind::kUplink); ++r) {
+  const std::vector<bool> can = crossable(t);
+  for (int r = 0; !all_covered(t, can, count, static_cast<size_t>(k), ElementKind::kUplink); ++r) {
     if (r == kMaxCrossLeafRounds) throw_invalid("--plan leaf-first:" + std::to_string(k) + " found no cover in 4096 rounds");
     rounds.push_back(best_draw(t, rng, true, count, static_cast<size_t>(k)));
     count_round(rounds.back(), t, count);
@@ -126,8 +140,9 @@ Rounds sample(const Topology& t, int k, uint64_t seed) {
     rounds.push_back(best_draw(t, rng, false, count, 1));
     count_round(rounds.back(), t, count);
   }
+  const std::vector<bool> can = crossable(t);
   for (ElementKind kind : {ElementKind::kHostCable, ElementKind::kUplink})
-    if (!all_covered(t, count, 1, kind))
+    if (!all_covered(t, can, count, 1, kind))
       throw_invalid("--plan sample:" + std::to_string(k) + " leaves some " + (kind == ElementKind::kUplink ? "uplinks" : "hosts") +
                     " of " + t.source + " unmeasured: raise K, or use leaf-first");
   return rounds;
@@ -177,8 +192,9 @@ PlanCoverage plan_coverage(const Rounds& rounds, const Topology& t) {
     for (size_t a = 0; a < r.size(); ++a) c.pairs += r[a] > static_cast<int>(a);
   }
   c.min_uplink_crossings = SIZE_MAX;
+  const std::vector<bool> can = crossable(t);
   for (size_t e = 0; e < count.size(); ++e) {
-    if (!t.exists(e)) continue;
+    if (!can[e]) continue;
     if (t.kind(e) == ElementKind::kHostCable) c.hosts_covered += count[e] > 0;
     if (t.kind(e) != ElementKind::kUplink) continue;
     ++c.uplinks;

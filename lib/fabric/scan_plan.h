@@ -37,7 +37,8 @@ using Rounds = std::vector<std::vector<int>>;
 
 Rounds plan_rounds(const ScanPlan& plan, const Topology& t, uint64_t seed);
 
-// What the rounds cover: pairs, and the uplinks each pair crosses.
+// What the rounds cover: pairs, and the uplinks each pair crosses, of those some pair's
+// route crosses at all (not an uplink of a leaf without hosts, nor one no route picks).
 struct PlanCoverage {
   size_t pairs = 0;
   size_t uplinks = 0, uplinks_covered = 0;

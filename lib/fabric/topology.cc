@@ -7,12 +7,8 @@
 namespace ccb::fabric {
 namespace {
 
-std::vector<int> shared_spines(const Topology& t, int la, int lb) {
-  std::vector<int> out;
-  for (size_t s = 0; s < t.spines.size(); ++s)
-    if (t.uplink[static_cast<size_t>(la)][s].rate_gbps > 0 && t.uplink[static_cast<size_t>(lb)][s].rate_gbps > 0)
-      out.push_back(static_cast<int>(s));
-  return out;
+bool shares(const Topology& t, int la, int lb, size_t spine) {
+  return t.uplink[static_cast<size_t>(la)][spine].rate_gbps > 0 && t.uplink[static_cast<size_t>(lb)][spine].rate_gbps > 0;
 }
 
 // splitmix64's finalizer: pairs spread over the spines as a switch's flow hash spreads
@@ -82,9 +78,12 @@ bool Topology::exists(size_t e) const {
 int Topology::spine_of(int a, int b) const {
   const int la = host_leaf[static_cast<size_t>(a)], lb = host_leaf[static_cast<size_t>(b)];
   if (la == lb) return -1;
-  const std::vector<int> common = shared_spines(*this, la, lb);
-  if (common.empty()) throw_invalid("leaves " + leaves[static_cast<size_t>(la)] + " and " + leaves[static_cast<size_t>(lb)] + " share no spine");
-  return common[route_hash(std::min(a, b), std::max(a, b)) % common.size()];
+  size_t common = 0;  // counted, then the pick found, so a path costs no allocation
+  for (size_t s = 0; s < spines.size(); ++s) common += shares(*this, la, lb, s);
+  if (common == 0) throw_invalid("leaves " + leaves[static_cast<size_t>(la)] + " and " + leaves[static_cast<size_t>(lb)] + " share no spine");
+  size_t pick = route_hash(std::min(a, b), std::max(a, b)) % common;
+  for (size_t s = 0;; ++s)
+    if (shares(*this, la, lb, s) && pick-- == 0) return static_cast<int>(s);
 }
 
 void Topology::path(int a, int b, std::vector<size_t>& out) const {
