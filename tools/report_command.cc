@@ -30,8 +30,11 @@ void prepare_output_dir(const std::string& flag, const std::string& dir) {
     if (!S_ISDIR(st.st_mode)) throw_invalid(flag + " '" + dir + "' is not a folder");
     return;
   }
-  if (errno != ENOENT || ::mkdir(dir.c_str(), 0755) != 0)
-    throw_invalid(flag + " '" + dir + "': cannot make the folder (" + std::strerror(errno) + "): does its parent exist?");
+  if (errno == ENOENT && ::mkdir(dir.c_str(), 0755) == 0) return;
+  const int why = errno;
+  // Every rank of a job prepares the folder: another may have made it since our lstat.
+  if (why == EEXIST && ::lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return;
+  throw_invalid(flag + " '" + dir + "': cannot make the folder (" + std::strerror(why) + "): does its parent exist?");
 }
 
 int ReportCommand::run(const CLI::App&) {
