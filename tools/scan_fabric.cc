@@ -35,8 +35,8 @@ std::vector<judge::SlowPair> scan_slow_pairs(const std::optional<fabric::Topolog
 
 void judge_on_fabric(const fabric::Topology& t, ScanOutcome& s) {
   const std::vector<judge::PairFigure> pairs = judge::measured_pairs(s.final.bw_gbps, s.final.lat_us);
-  const fabric::Localization l = fabric::localize(t, pairs, fabric::slow_on_fabric(t, pairs, s.limits));
   s.verdict.slow = fabric::slow_on_fabric(t, pairs, s.limits);
+  const fabric::Localization l = fabric::localize(t, pairs, s.verdict.slow);
   s.verdict.bad_hosts.clear();
   for (const fabric::Finding& f : l.findings)
     for (const fabric::ElementWeight& w : f.elements)
